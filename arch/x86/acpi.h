@@ -1,0 +1,111 @@
+/* ACPI table discovery and the parsers ringlab needs: RSDP, RSDT/XSDT,
+ * MADT (CPU enumeration, I/O APICs, LAPIC address), FADT (PM timer), HPET.
+ * Facts: x86-facts.md §9 (ACPICA actbl*.h, Linux acpi/boot.c).
+ *
+ * Every read goes through phys_view() (lib/physmem.h) and is bounded by the
+ * table's own length field, itself checked against what phys_view() can
+ * give.  A table with a bad checksum or impossible lengths is reported in
+ * ai->errors and ignored; parsing never crashes on bad data. */
+#ifndef RINGLAB_ARCH_X86_ACPI_H
+#define RINGLAB_ARCH_X86_ACPI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ACPI_MAX_CPUS		8192	/* MADT processor entries kept */
+#define ACPI_MAX_IOAPICS	32
+#define ACPI_MAX_TABLES		64
+#define ACPI_MAX_ERRORS		16
+#define ACPI_ERROR_LEN		160
+
+/* MADT Local APIC / Local x2APIC flags (ACPI 6.5 §5.2.12.2). */
+#define ACPI_MADT_ENABLED		(1u << 0)
+#define ACPI_MADT_ONLINE_CAPABLE	(1u << 1)
+
+struct acpi_cpu {
+	uint32_t apic_id;	/* 8-bit xAPIC ID or 32-bit x2APIC ID */
+	uint32_t uid;		/* ACPI processor UID */
+	uint32_t flags;		/* ACPI_MADT_* */
+	uint8_t type;		/* MADT entry type: 0 Local APIC, 9 Local x2APIC */
+};
+
+struct acpi_ioapic {
+	uint8_t id;
+	uint32_t addr;
+	uint32_t gsi_base;
+};
+
+struct acpi_table_ref {
+	char sig[5];
+	uint64_t phys;
+	uint32_t length;
+	uint8_t revision;
+	bool checksum_ok;
+};
+
+struct acpi_info {
+	/* RSDP */
+	bool have_rsdp;
+	uint64_t rsdp_phys;		/* 0 when taken from a multiboot2 copy */
+	const char *rsdp_source;	/* "multiboot2-tag15", "multiboot2-tag14", "ebda", "bios-rom" */
+	uint8_t revision;		/* RSDP revision: 0 = ACPI 1.0, 2 = 2.0+ */
+	char oem_id[7];			/* NUL-terminated, trailing blanks kept */
+	uint64_t root_phys;		/* XSDT if usable, else RSDT */
+	bool root_is_xsdt;
+
+	struct acpi_table_ref tables[ACPI_MAX_TABLES];
+	unsigned ntables;
+
+	/* MADT ("APIC") */
+	bool have_madt;
+	uint64_t lapic_addr;		/* after any type-5 override */
+	uint32_t madt_flags;		/* bit 0 PCAT_COMPAT: 8259s present */
+	uint8_t madt_revision;
+	struct acpi_cpu cpus[ACPI_MAX_CPUS];	/* in MADT order */
+	unsigned ncpus;			/* entries stored (<= ACPI_MAX_CPUS) */
+	unsigned ncpus_dropped;		/* entries beyond ACPI_MAX_CPUS */
+	unsigned ncpus_ignored;		/* entries with ID 0xff / 0xffffffff, or neither flag */
+	struct acpi_ioapic ioapics[ACPI_MAX_IOAPICS];
+	unsigned nioapics;
+
+	/* FADT ("FACP") */
+	bool have_fadt;
+	uint8_t fadt_revision;
+	uint16_t pm_tmr_port;		/* 0 = none; from X_PM_TMR_BLK when it is system I/O, else PM_TMR_BLK */
+	bool pm_tmr_32bit;		/* FADT flags TMR_VAL_EXT (bit 8) */
+	bool hw_reduced;		/* FADT flags HW_REDUCED_ACPI (bit 20) */
+
+	/* HPET ("HPET") */
+	bool have_hpet;
+	uint64_t hpet_addr;		/* system-memory GAS only */
+	uint8_t hpet_number;
+	uint16_t hpet_min_tick;
+
+	char errors[ACPI_MAX_ERRORS][ACPI_ERROR_LEN];
+	unsigned nerrors;
+};
+
+/* Find the RSDP and parse everything.  rsdp_copy/len is the copy from a
+ * multiboot2 tag 15 (preferred) or 14 when the loader gave one (NULL
+ * otherwise); without it the EBDA's first KiB and 0xE0000-0xFFFFF are
+ * scanned on 16-byte steps.  tag_source names where the copy came from.
+ * Returns true when an RSDP with a valid checksum was found (tables may
+ * still have been rejected; see errors). */
+bool acpi_init(struct acpi_info *ai, const void *rsdp_copy, size_t len,
+	       const char *tag_source);
+
+/* Individual pieces, exposed for host unit tests. */
+bool acpi_checksum_ok(const void *p, size_t len);
+/* Validate an RSDP image (20 bytes for rev 0, `length` bytes for rev >= 2). */
+bool acpi_rsdp_valid(const void *p, size_t avail);
+/* Parse one table already checked to be `len` bytes at p. */
+void acpi_parse_madt(struct acpi_info *ai, const void *p, uint32_t len);
+void acpi_parse_fadt(struct acpi_info *ai, const void *p, uint32_t len);
+void acpi_parse_hpet(struct acpi_info *ai, const void *p, uint32_t len);
+
+/* Usable CPUs per the MADT: Enabled set (Online-capable-only entries are
+ * hot-plug slots and are not started). */
+unsigned acpi_enabled_cpus(const struct acpi_info *ai);
+
+#endif

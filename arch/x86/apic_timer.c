@@ -1,0 +1,163 @@
+/* LAPIC timer, watchdog; see apic_timer.h. */
+#include "arch/x86/apic_timer.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/catch.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/traps.h"
+#include "arch/x86/tsc.h"
+#include "arch/x86/tsc_read.h"
+#include "arch/x86/vectors.h"
+#include "kernel/percpu.h"
+
+#define CPUID1_ECX_TSC_DEADLINE (1u << 24)
+
+bool timer_has_tscdeadline;
+uint64_t timer_count_hz;
+
+/* Per-CPU timer state, indexed by CPU number. */
+static struct {
+	timer_handler_t claimed;
+	uint64_t wd_deadline;
+} tstate[MAX_CPUS];
+
+void timer_stop(void)
+{
+	apic_write(APIC_LVTT, APIC_LVT_MASKED | VEC_TIMER);
+	apic_write(APIC_TMICT, 0);
+	if (timer_has_tscdeadline)
+		wrmsr(MSR_IA32_TSC_DEADLINE, 0);
+}
+
+void timer_oneshot(uint32_t count, uint32_t divide)
+{
+	apic_write(APIC_TDCR, divide);
+	apic_write(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | VEC_TIMER);
+	apic_write(APIC_TMICT, count);
+}
+
+void timer_tscdeadline_mode(void)
+{
+	apic_write(APIC_LVTT, APIC_LVT_TIMER_TSCDEADLINE | VEC_TIMER);
+	/* The LVT must be in deadline mode before IA32_TSC_DEADLINE is
+	 * written, or the write is ignored (SDM vol. 3 §11.5.4.1).  In xAPIC
+	 * mode the LVT write is an MMIO store that a later WRMSR is not
+	 * ordered after; Linux puts an MFENCE here for that reason. */
+	mfence();
+}
+
+static void wd_program(struct percpu *c)
+{
+	uint64_t deadline = tstate[c->index].wd_deadline;
+
+	if (!deadline)
+		return;
+	if (timer_has_tscdeadline) {
+		timer_tscdeadline_mode();
+		wrmsr(MSR_IA32_TSC_DEADLINE, deadline);
+		return;
+	}
+	uint64_t now = rdtsc();
+	uint64_t left = deadline > now ? deadline - now : 1;
+	/* count ticks at divide 128 for the remaining TSC cycles; a budget
+	 * longer than the counter's range fires early and is re-armed. */
+	uint64_t ticks = timer_count_hz && tsc_hz ?
+		(uint64_t)(((unsigned __int128)left * (timer_count_hz / 128)) / tsc_hz) + 1 : 1;
+
+	if (ticks > 0xffffffffu)
+		ticks = 0xffffffffu;
+	timer_oneshot((uint32_t)ticks, APIC_TDR_DIV_128);
+}
+
+static void timer_irq(struct regs *r)
+{
+	struct percpu *c = this_cpu();
+
+	if (tstate[c->index].claimed) {
+		tstate[c->index].claimed(r);
+		return;
+	}
+	uint64_t deadline = tstate[c->index].wd_deadline;
+
+	if (!deadline)
+		return;
+	if (rdtsc() < deadline) {
+		wd_program(c);
+		return;
+	}
+	tstate[c->index].wd_deadline = 0;
+	struct catch_frame *f = catch_find(CATCH_TEST);
+
+	if (f)
+		catch_deliver(r, f, CATCH_TIMEOUT);
+}
+
+bool apic_timer_init(void)
+{
+	timer_has_tscdeadline = cpuid(1).ecx & CPUID1_ECX_TSC_DEADLINE;
+	irq_set_handler(VEC_TIMER, timer_irq);
+
+	/* Count-mode rate: run the counter at divide 1 for ~10 ms of TSC. */
+	uint64_t flags = irq_save();
+
+	apic_write(APIC_TDCR, APIC_TDR_DIV_1);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED | APIC_LVT_TIMER_ONESHOT | VEC_TIMER);
+	apic_write(APIC_TMICT, 0xffffffffu);
+	uint64_t t0 = rdtsc();
+	uint32_t c0 = apic_read(APIC_TMCCT);
+	uint64_t window = tsc_ms_to_cycles(10);
+
+	while (rdtsc() - t0 < window)
+		cpu_relax();
+	uint32_t c1 = apic_read(APIC_TMCCT);
+	uint64_t t1 = rdtsc();
+
+	apic_write(APIC_TMICT, 0);
+	irq_restore(flags);
+	if (c0 <= c1 || t1 <= t0)
+		return false;
+	timer_count_hz = (uint64_t)(((unsigned __int128)(c0 - c1) * tsc_hz) / (t1 - t0));
+	return timer_count_hz != 0;
+}
+
+void timer_claim(timer_handler_t h)
+{
+	uint64_t flags = irq_save();
+
+	timer_stop();
+	tstate[this_cpu()->index].claimed = h;
+	irq_restore(flags);
+}
+
+void timer_release(void)
+{
+	uint64_t flags = irq_save();
+	struct percpu *c = this_cpu();
+
+	timer_stop();
+	tstate[c->index].claimed = 0;
+	wd_program(c);
+	irq_restore(flags);
+}
+
+void watchdog_arm(uint64_t deadline_tsc)
+{
+	uint64_t flags = irq_save();
+	struct percpu *c = this_cpu();
+
+	tstate[c->index].wd_deadline = deadline_tsc;
+	if (!tstate[c->index].claimed && apic_mode != APIC_MODE_NONE)
+		wd_program(c);
+	irq_restore(flags);
+}
+
+void watchdog_disarm(void)
+{
+	uint64_t flags = irq_save();
+	struct percpu *c = this_cpu();
+
+	tstate[c->index].wd_deadline = 0;
+	if (!tstate[c->index].claimed && apic_mode != APIC_MODE_NONE)
+		timer_stop();
+	irq_restore(flags);
+}

@@ -1,0 +1,55 @@
+/* Catch-point bookkeeping; the register save/restore is in catch.asm. */
+#include "arch/x86/catch.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/regs.h"
+#include "kernel/percpu.h"
+
+void catch_push(struct catch_frame *f, enum catch_kind kind)
+{
+	struct percpu *c = this_cpu();
+
+	f->kind = kind;
+	f->vector = -1;
+	f->error_code = 0;
+	f->fault_rip = 0;
+	f->cr2 = 0;
+	f->prev = c->catch_top;
+	barrier();
+	c->catch_top = f;
+}
+
+void catch_pop(struct catch_frame *f)
+{
+	struct percpu *c = this_cpu();
+
+	/* Pop f and anything a callee left above it. */
+	struct catch_frame *p = c->catch_top;
+
+	while (p && p != f)
+		p = p->prev;
+	if (p)
+		c->catch_top = f->prev;
+}
+
+struct catch_frame *catch_find(enum catch_kind kind)
+{
+	for (struct catch_frame *f = this_cpu()->catch_top; f; f = f->prev)
+		if (f->kind == kind)
+			return f;
+	return 0;
+}
+
+void catch_deliver(struct regs *r, struct catch_frame *f, int vector)
+{
+	struct percpu *c = this_cpu();
+
+	c->catch_top = f->prev;
+	f->vector = vector;
+	f->error_code = (vector >= 0 && vector < 32) ? r->error_code : 0;
+	f->fault_rip = r->rip;
+	f->cr2 = vector == 14 ? read_cr2() : 0;
+	r->rip = (uint64_t)(uintptr_t)catch_resume;
+	r->rdi = (uint64_t)(uintptr_t)f;
+	r->rsp = f->rsp;
+	r->rflags = f->rflags;
+}

@@ -1,0 +1,61 @@
+/* CPU identification and the feature table ringlab uses, decoded from
+ * CPUID values.  The decoder takes a CPUID function so host unit tests can
+ * feed it recorded or invented leaves (e.g. an AMD part with INVLPGB). */
+#ifndef RINGLAB_ARCH_X86_CPUINFO_H
+#define RINGLAB_ARCH_X86_CPUINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum cpu_vendor { VENDOR_OTHER, VENDOR_INTEL, VENDOR_AMD, VENDOR_HYGON };
+
+struct cpuid_out {
+	uint32_t eax, ebx, ecx, edx;
+};
+typedef struct cpuid_out (*cpuid_fn)(uint32_t leaf, uint32_t subleaf, void *ctx);
+
+struct cpuinfo {
+	char vendor_str[13];
+	enum cpu_vendor vendor;
+	uint32_t max_leaf, max_ext_leaf;
+	uint32_t family, model, stepping;	/* display values (SDM vol. 2 CPUID) */
+	uint32_t signature;			/* CPUID.1:EAX */
+	char brand[49];
+	uint32_t initial_apic_id;		/* CPUID.1:EBX[31:24] */
+
+	bool hypervisor;
+	char hv_signature[13];
+	uint32_t hv_max_leaf;
+
+	/* feature table */
+	bool apic, tsc, msr, pge, x2apic, tsc_deadline, invariant_tsc, rdtscp;
+	bool erms, fsrm, pcid, invpcid, invlpgb, clzero, serialize, rtm;
+	bool tsc_adjust, gbpages, nx, lfence_serializing;
+	uint32_t invlpgb_max_pages;	/* CPUID 0x80000008:EDX[15:0] + 1 */
+	uint8_t pmu_version, pmu_gp_counters, pmu_gp_width, pmu_fixed_counters;
+	uint8_t phys_bits, virt_bits;
+	bool has_leaf_0b, has_leaf_1f;
+};
+
+void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx);
+/* The running CPU (uses the CPUID instruction). */
+void cpuinfo_read(struct cpuinfo *ci);
+
+/* One feature per entry, for the log and the cpu suite. */
+struct cpu_feature {
+	const char *name;
+	const char *source;	/* "CPUID.1:ECX[21]" */
+	size_t offset;		/* of the bool in struct cpuinfo */
+};
+extern const struct cpu_feature cpu_features[];
+extern const unsigned cpu_nfeatures;
+
+static inline bool cpu_feature_on(const struct cpuinfo *ci, const struct cpu_feature *f)
+{
+	return *(const bool *)((const char *)ci + f->offset);
+}
+
+const char *cpu_vendor_name(enum cpu_vendor v);
+
+#endif

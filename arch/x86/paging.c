@@ -1,0 +1,324 @@
+/* Identity map construction and walking; see paging.h. */
+#include "arch/x86/paging.h"
+#include "arch/x86/cpu.h"
+#include "kernel/mm.h"
+#include "kernel/report.h"
+#include "lib/physmem.h"
+#include "lib/string.h"
+
+static uint64_t *pml4;
+static struct paging_stats st;
+static bool full_map;		/* paging_init succeeded */
+
+/* Mapped physical ranges, for phys_view(). */
+#define MAX_MAPPED 160
+static struct {
+	uint64_t base, end;
+} mapped[MAX_MAPPED];
+static unsigned nmapped;
+
+static void note_mapped(uint64_t base, uint64_t end)
+{
+	if (nmapped && mapped[nmapped - 1].end == base) {
+		mapped[nmapped - 1].end = end;
+		return;
+	}
+	if (nmapped < MAX_MAPPED)
+		mapped[nmapped++] = (typeof(mapped[0])){ base, end };
+}
+
+const void *phys_view(uint64_t pa, size_t len)
+{
+	uint64_t end = pa + len;
+
+	if (end < pa)
+		return NULL;
+	if (!full_map)
+		return end <= SZ_4G ? (const void *)(uintptr_t)pa : NULL;
+	for (unsigned i = 0; i < nmapped; i++)
+		if (pa >= mapped[i].base && end <= mapped[i].end)
+			return (const void *)(uintptr_t)pa;
+	return NULL;
+}
+
+/* Tables created after boot (paging_map_mmio, paging_set_4k during a
+ * test) come from a reserve taken at init: the runner releases each test's
+ * allocations afterwards, and page tables must outlive the test. */
+#define TABLE_RESERVE 64
+static uint64_t *reserve[TABLE_RESERVE];
+static unsigned nreserve;
+
+static uint64_t *table_alloc(void)
+{
+	uint64_t *t;
+
+	if (full_map) {
+		if (!nreserve)
+			return NULL;
+		t = reserve[--nreserve];
+		memset(t, 0, PAGE_SIZE);
+	} else {
+		t = page_alloc_below(1, SZ_4G);
+	}
+	if (t)
+		st.tables++;
+	return t;
+}
+
+static uint64_t *next_table(uint64_t *table, unsigned idx)
+{
+	uint64_t e = table[idx];
+
+	if (e & PTE_P) {
+		if (e & PTE_PS)
+			return NULL;	/* caller must split first */
+		return (uint64_t *)(uintptr_t)(e & PTE_ADDR_MASK);
+	}
+	uint64_t *t = table_alloc();
+
+	if (!t)
+		return NULL;
+	table[idx] = (uint64_t)(uintptr_t)t | PTE_P | PTE_W;
+	return t;
+}
+
+static bool map_2m(uint64_t pa, uint64_t flags)
+{
+	uint64_t *pdpt = next_table(pml4, (pa >> 39) & 511);
+	uint64_t *pd = pdpt ? next_table(pdpt, (pa >> 30) & 511) : NULL;
+
+	if (!pd)
+		return false;
+	if (!(pd[(pa >> 21) & 511] & PTE_P))
+		st.pages_2m++;
+	pd[(pa >> 21) & 511] = pa | flags | PTE_PS;
+	return true;
+}
+
+static bool map_1g(uint64_t pa, uint64_t flags)
+{
+	uint64_t *pdpt = next_table(pml4, (pa >> 39) & 511);
+
+	if (!pdpt)
+		return false;
+	pdpt[(pa >> 30) & 511] = pa | flags | PTE_PS;
+	st.pages_1g++;
+	return true;
+}
+
+static bool is_ram_type(uint32_t t)
+{
+	return t == MMAP_RAM || t == MMAP_ACPI_RECLAIM || t == MMAP_ACPI_NVS;
+}
+
+static bool overlaps_ram(const struct boot_info *bi, uint64_t base, uint64_t end)
+{
+	for (unsigned i = 0; i < bi->nmmap; i++) {
+		const struct mem_region *r = &bi->mmap[i];
+
+		if (is_ram_type(r->type) && r->base < end && r->base + r->len > base)
+			return true;
+	}
+	return false;
+}
+
+/* True when [base, end) is entirely covered by RAM-type regions. */
+static bool covered_by_ram(const struct boot_info *bi, uint64_t base, uint64_t end)
+{
+	uint64_t pos = base;
+	bool progress = true;
+
+	while (pos < end && progress) {
+		progress = false;
+		for (unsigned i = 0; i < bi->nmmap; i++) {
+			const struct mem_region *r = &bi->mmap[i];
+
+			if (is_ram_type(r->type) && r->base <= pos && r->base + r->len > pos) {
+				pos = r->base + r->len;
+				progress = true;
+			}
+		}
+	}
+	return pos >= end;
+}
+
+bool paging_init(const struct boot_info *bi)
+{
+	struct cpuid_regs ext = cpuid(0x80000000);
+	uint64_t flags_wb = PTE_P | PTE_W, flags_uc = PTE_P | PTE_W | PTE_PCD | PTE_PWT;
+
+	memset(&st, 0, sizeof(st));
+	st.phys_bits = 36;
+	if (ext.eax >= 0x80000008)
+		st.phys_bits = cpuid(0x80000008).eax & 0xff;
+	st.gbpages = ext.eax >= 0x80000001 && (cpuid(0x80000001).edx & (1u << 26));
+	pml4 = table_alloc();
+	if (!pml4) {
+		rep_error("paging", "no memory below 4 GiB for page tables; keeping the boot map");
+		return false;
+	}
+	nmapped = 0;
+	for (uint64_t pa = 0; pa < SZ_4G; pa += SZ_2M)
+		if (!map_2m(pa, overlaps_ram(bi, pa, pa + SZ_2M) ? flags_wb : flags_uc))
+			goto oom;
+	note_mapped(0, SZ_4G);
+
+	uint64_t max_pa = st.phys_bits >= 64 ? UINT64_MAX : (1ull << st.phys_bits);
+
+	for (unsigned i = 0; i < bi->nmmap; i++) {
+		const struct mem_region *r = &bi->mmap[i];
+		uint64_t base = r->base, end = r->base + r->len;
+
+		if (!is_ram_type(r->type) || end <= SZ_4G)
+			continue;
+		if (base < SZ_4G)
+			base = SZ_4G;
+		if (end > max_pa) {
+			rep_warn("paging", "RAM region 0x%llx-0x%llx lies above the CPU's %u physical address bits; not mapped beyond",
+				 (unsigned long long)r->base, (unsigned long long)(r->base + r->len),
+				 st.phys_bits);
+			end = max_pa;
+			if (end <= base)
+				continue;
+		}
+		base &= ~(SZ_2M - 1);
+		end = (end + SZ_2M - 1) & ~(SZ_2M - 1);
+		for (uint64_t pa = base; pa < end;) {
+			if (st.gbpages && !(pa & (SZ_1G - 1)) && pa + SZ_1G <= end &&
+			    covered_by_ram(bi, pa, pa + SZ_1G)) {
+				uint64_t *pdpt = next_table(pml4, (pa >> 39) & 511);
+
+				if (!pdpt)
+					goto oom;
+				if (!(pdpt[(pa >> 30) & 511] & PTE_P)) {
+					if (!map_1g(pa, flags_wb))
+						goto oom;
+				}
+				pa += SZ_1G;
+				continue;
+			}
+			uint64_t *pdpt = next_table(pml4, (pa >> 39) & 511);
+
+			if (!pdpt)
+				goto oom;
+			if (pdpt[(pa >> 30) & 511] & PTE_PS) {	/* already a 1 GiB page */
+				pa = (pa | (SZ_1G - 1)) + 1;
+				continue;
+			}
+			if (!map_2m(pa, flags_wb))
+				goto oom;
+			pa += SZ_2M;
+		}
+		note_mapped(base, end);
+	}
+	for (unsigned i = 0; i < nmapped; i++)
+		st.mapped_bytes += mapped[i].end - mapped[i].base;
+	for (nreserve = 0; nreserve < TABLE_RESERVE; nreserve++)
+		if (!(reserve[nreserve] = page_alloc_below(1, SZ_4G)))
+			break;
+	write_cr3((uint64_t)(uintptr_t)pml4);
+	full_map = true;
+	return true;
+oom:
+	rep_error("paging", "out of memory below 4 GiB while building page tables; keeping the boot map");
+	pml4 = NULL;
+	return false;
+}
+
+bool paging_translate(uint64_t va, uint64_t *pa, uint64_t *leaf, unsigned *level)
+{
+	uint64_t *t = (uint64_t *)(uintptr_t)(read_cr3() & PTE_ADDR_MASK);
+
+	/* Only canonical 48-bit addresses can be mapped (4-level paging). */
+	if ((uint64_t)((int64_t)(va << 16) >> 16) != va)
+		return false;
+	for (int lvl = 4; lvl >= 1; lvl--) {
+		uint64_t e = t[(va >> (12 + 9 * (lvl - 1))) & 511];
+
+		if (!(e & PTE_P))
+			return false;
+		if (lvl == 1 || (lvl <= 3 && (e & PTE_PS))) {
+			uint64_t size = 1ull << (12 + 9 * (lvl - 1));
+
+			if (pa)
+				*pa = (e & PTE_ADDR_MASK & ~(size - 1)) | (va & (size - 1));
+			if (leaf)
+				*leaf = e;
+			if (level)
+				*level = (unsigned)lvl;
+			return true;
+		}
+		t = (uint64_t *)(uintptr_t)(e & PTE_ADDR_MASK);
+	}
+	return false;
+}
+
+bool paging_map_mmio(uint64_t pa, uint64_t len)
+{
+	uint64_t flags_uc = PTE_P | PTE_W | PTE_PCD | PTE_PWT;
+	uint64_t base = pa & ~(SZ_2M - 1), end = (pa + len + SZ_2M - 1) & ~(SZ_2M - 1);
+
+	if (!full_map)
+		return pa + len <= SZ_4G;
+	for (uint64_t a = base; a < end; a += SZ_2M) {
+		if (paging_translate(a, NULL, NULL, NULL))
+			continue;
+		if (!map_2m(a, flags_uc))
+			return false;
+		invlpg((void *)(uintptr_t)a);
+	}
+	note_mapped(base, end);
+	return true;
+}
+
+static uint64_t *split_large(uint64_t *entry, unsigned level)
+{
+	/* Replace a 2 MiB (level 2) or 1 GiB (level 3) page by a table of
+	 * the next smaller pages with the same flags. */
+	uint64_t e = *entry;
+	uint64_t *t = table_alloc();
+
+	if (!t)
+		return NULL;
+	uint64_t child = level == 3 ? SZ_2M : PAGE_SIZE;
+	uint64_t base = e & PTE_ADDR_MASK & ~((level == 3 ? SZ_1G : SZ_2M) - 1);
+	uint64_t fl = e & (PTE_P | PTE_W | PTE_PWT | PTE_PCD | PTE_NX);
+
+	for (unsigned i = 0; i < 512; i++)
+		t[i] = (base + i * child) | fl | (level == 3 ? PTE_PS : 0);
+	*entry = (uint64_t)(uintptr_t)t | PTE_P | PTE_W;
+	return t;
+}
+
+bool paging_set_4k(uint64_t va, uint64_t pa, uint64_t flags)
+{
+	uint64_t *t = (uint64_t *)(uintptr_t)(read_cr3() & PTE_ADDR_MASK);
+
+	for (unsigned lvl = 4; lvl >= 2; lvl--) {
+		uint64_t *e = &t[(va >> (12 + 9 * (lvl - 1))) & 511];
+
+		if (!(*e & PTE_P)) {
+			uint64_t *n = table_alloc();
+
+			if (!n)
+				return false;
+			*e = (uint64_t)(uintptr_t)n | PTE_P | PTE_W;
+		} else if (*e & PTE_PS) {
+			if (!split_large(e, lvl))
+				return false;
+		}
+		t = (uint64_t *)(uintptr_t)(*e & PTE_ADDR_MASK);
+	}
+	t[(va >> 12) & 511] = flags ? ((pa & PTE_ADDR_MASK) | flags) : 0;
+	return true;
+}
+
+const struct paging_stats *paging_get_stats(void)
+{
+	return &st;
+}
+
+uint64_t paging_root(void)
+{
+	return read_cr3() & PTE_ADDR_MASK;
+}

@@ -1,0 +1,204 @@
+/* Interrupt and exception dispatch; see traps.h. */
+#include "arch/x86/traps.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/catch.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/vectors.h"
+#include "kernel/console.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/report.h"
+
+static irq_handler_t irq_handlers[256];
+
+static const struct {
+	const char *mnemonic, *name;
+} exc_names[32] = {
+	[0] = { "#DE", "divide error" },	[1] = { "#DB", "debug" },
+	[2] = { "NMI", "non-maskable interrupt" }, [3] = { "#BP", "breakpoint" },
+	[4] = { "#OF", "overflow" },		[5] = { "#BR", "bound range" },
+	[6] = { "#UD", "invalid opcode" },	[7] = { "#NM", "device not available" },
+	[8] = { "#DF", "double fault" },	[9] = { "#CSO", "coprocessor segment overrun" },
+	[10] = { "#TS", "invalid TSS" },	[11] = { "#NP", "segment not present" },
+	[12] = { "#SS", "stack fault" },	[13] = { "#GP", "general protection" },
+	[14] = { "#PF", "page fault" },		[15] = { "#15", "reserved" },
+	[16] = { "#MF", "x87 floating point" },	[17] = { "#AC", "alignment check" },
+	[18] = { "#MC", "machine check" },	[19] = { "#XM", "SIMD floating point" },
+	[20] = { "#VE", "virtualization" },	[21] = { "#CP", "control protection" },
+	[22] = { "#22", "reserved" },		[23] = { "#23", "reserved" },
+	[24] = { "#24", "reserved" },		[25] = { "#25", "reserved" },
+	[26] = { "#26", "reserved" },		[27] = { "#27", "reserved" },
+	[28] = { "#HV", "hypervisor injection" }, [29] = { "#VC", "VMM communication" },
+	[30] = { "#SX", "security" },		[31] = { "#31", "reserved" },
+};
+
+const char *exception_mnemonic(unsigned vector)
+{
+	return vector < 32 ? exc_names[vector].mnemonic : "IRQ";
+}
+
+const char *exception_name(unsigned vector)
+{
+	return vector < 32 ? exc_names[vector].name : "interrupt";
+}
+
+int exception_has_error_code(unsigned v)
+{
+	return v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30;
+}
+
+void irq_set_handler(unsigned vector, irq_handler_t fn)
+{
+	if (vector < 256)
+		__atomic_store_n(&irq_handlers[vector], fn, __ATOMIC_RELEASE);
+}
+
+unsigned irq_alloc_vector(irq_handler_t fn)
+{
+	for (unsigned v = VEC_DYN_FIRST; v <= VEC_DYN_LAST; v++) {
+		irq_handler_t expected = 0;
+
+		if (__atomic_compare_exchange_n(&irq_handlers[v], &expected, fn, 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return v;
+	}
+	return 0;
+}
+
+void irq_free_vector(unsigned vector)
+{
+	if (vector >= VEC_DYN_FIRST && vector <= VEC_DYN_LAST)
+		irq_set_handler(vector, 0);
+}
+
+static void pf_error_text(uint64_t e, char *buf, size_t size)
+{
+	/* SDM vol. 3 §4.7, page-fault error code. */
+	rl_snprintf(buf, size, " [%s, %s%s%s%s]", (e & 1) ? "protection" : "not-present",
+		    (e & 2) ? "write" : "read", (e & 4) ? ", user" : "",
+		    (e & 8) ? ", reserved-bit" : "", (e & 16) ? ", fetch" : "");
+}
+
+void exception_dump(const struct regs *r)
+{
+	struct percpu *c = this_cpu();
+	unsigned v = (unsigned)r->vector;
+	char extra[80] = "";
+
+	if (v == 14)
+		pf_error_text(r->error_code, extra, sizeof(extra));
+	rep_diag("EXCEPTION %s (vector %u, %s) error=0x%llx%s on cpu %u (apic %u) during %s",
+		 exception_mnemonic(v), v, exception_name(v),
+		 (unsigned long long)r->error_code, extra, c->index, c->apic_id,
+		 c->activity ? c->activity : "?");
+	rep_diag("  rip=0x%016llx cs=0x%llx rflags=0x%llx rsp=0x%016llx ss=0x%llx",
+		 (unsigned long long)r->rip, (unsigned long long)r->cs,
+		 (unsigned long long)r->rflags, (unsigned long long)r->rsp,
+		 (unsigned long long)r->ss);
+	rep_diag("  cr2=0x%016llx cr3=0x%016llx cr0=0x%llx cr4=0x%llx",
+		 (unsigned long long)read_cr2(), (unsigned long long)read_cr3(),
+		 (unsigned long long)read_cr0(), (unsigned long long)read_cr4());
+	rep_diag("  rax=%016llx rbx=%016llx rcx=%016llx rdx=%016llx",
+		 (unsigned long long)r->rax, (unsigned long long)r->rbx,
+		 (unsigned long long)r->rcx, (unsigned long long)r->rdx);
+	rep_diag("  rsi=%016llx rdi=%016llx rbp=%016llx r8 =%016llx",
+		 (unsigned long long)r->rsi, (unsigned long long)r->rdi,
+		 (unsigned long long)r->rbp, (unsigned long long)r->r8);
+	rep_diag("  r9 =%016llx r10=%016llx r11=%016llx r12=%016llx",
+		 (unsigned long long)r->r9, (unsigned long long)r->r10,
+		 (unsigned long long)r->r11, (unsigned long long)r->r12);
+	rep_diag("  r13=%016llx r14=%016llx r15=%016llx",
+		 (unsigned long long)r->r13, (unsigned long long)r->r14,
+		 (unsigned long long)r->r15);
+}
+
+static void handle_exception(struct regs *r)
+{
+	struct percpu *c = this_cpu();
+	unsigned v = (unsigned)r->vector;
+	struct catch_frame *f = c->catch_top;
+
+	if (++c->exc_depth > 1) {
+		/* A fault while handling a fault: the dump path itself is
+		 * broken, so say so with the least machinery and stop. */
+		panic_raw("fault while handling a fault", v, r->rip);
+	}
+	/* #DF and #MC are never "expected": state may be lost. */
+	if (f && f->kind == CATCH_QUIET && v != 8 && v != 18) {
+		catch_deliver(r, f, (int)v);
+		c->exc_depth--;
+		return;
+	}
+	exception_dump(r);
+	if (v == 8)
+		panic("double fault on cpu %u", c->index);
+	if (v == 18)
+		panic("machine check on cpu %u", c->index);
+	f = catch_find(CATCH_TEST);
+	if (!f)
+		f = catch_find(CATCH_WORK);
+	if (!f)
+		panic("unexpected %s outside any test on cpu %u at rip=0x%llx",
+		      exception_mnemonic(v), c->index, (unsigned long long)r->rip);
+	catch_deliver(r, f, (int)v);
+	c->exc_depth--;
+}
+
+static void handle_nmi(struct regs *r)
+{
+	struct percpu *c = this_cpu();
+
+	c->nmi_count++;
+	if (panic_in_progress())
+		halt_forever();
+	if (c->abort_req) {
+		/* Another CPU gave up waiting for us (kernel/smp.c): unwind
+		 * the work item we are stuck in. */
+		struct catch_frame *f = catch_find(CATCH_WORK);
+
+		c->abort_req = 0;
+		if (!f)
+			f = catch_find(CATCH_TEST);
+		if (f)
+			catch_deliver(r, f, CATCH_ABORT);
+		return;
+	}
+	rep_warn("nmi", "unexpected NMI on cpu %u at rip=0x%llx (count %llu)", c->index,
+		 (unsigned long long)r->rip, (unsigned long long)c->nmi_count);
+}
+
+void isr_dispatch(struct regs *r);
+void isr_dispatch(struct regs *r)
+{
+	unsigned v = (unsigned)r->vector;
+
+	if (v == 2) {
+		handle_nmi(r);
+		return;
+	}
+	if (v < VEC_EXCEPTIONS_END) {
+		handle_exception(r);
+		return;
+	}
+	struct percpu *c = this_cpu();
+
+	if (v == VEC_SPURIOUS) {
+		/* A spurious APIC interrupt sets no ISR bit: no EOI
+		 * (SDM vol. 3 §11.9). */
+		c->spurious_count++;
+		return;
+	}
+	if (v >= VEC_PIC_BASE && v < VEC_PIC_END) {
+		/* The 8259s are masked; what still arrives is their spurious
+		 * IRQ7/15, which must not get an APIC EOI either. */
+		c->pic_spurious_count++;
+		return;
+	}
+	irq_handler_t h = __atomic_load_n(&irq_handlers[v], __ATOMIC_ACQUIRE);
+
+	if (h)
+		h(r);
+	else
+		c->stray_irq_count++;
+	apic_eoi();
+}

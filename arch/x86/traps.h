@@ -1,0 +1,25 @@
+/* Interrupt and exception dispatch.  Exceptions go to the innermost catch
+ * point (arch/x86/catch.h) or end in a panic; vectors >= 32 go to the
+ * handler registered for them. */
+#ifndef RINGLAB_ARCH_X86_TRAPS_H
+#define RINGLAB_ARCH_X86_TRAPS_H
+
+#include <stdint.h>
+#include "arch/x86/regs.h"
+
+typedef void (*irq_handler_t)(struct regs *r);
+
+void irq_set_handler(unsigned vector, irq_handler_t fn);
+/* A free vector in VEC_DYN_FIRST..VEC_DYN_LAST for a test, or 0. */
+unsigned irq_alloc_vector(irq_handler_t fn);
+void irq_free_vector(unsigned vector);
+
+const char *exception_mnemonic(unsigned vector);	/* "#PF" */
+const char *exception_name(unsigned vector);		/* "page fault" */
+/* True for vectors where the CPU pushes an error code. */
+int exception_has_error_code(unsigned vector);
+
+/* Print the register dump for an unexpected exception. */
+void exception_dump(const struct regs *r);
+
+#endif

@@ -1,0 +1,305 @@
+/* TSC calibration; see tsc.h. */
+#include "arch/x86/tsc.h"
+#include "arch/x86/acpi.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/hpet.h"
+#include "arch/x86/pit.h"
+#include "arch/x86/tsc_read.h"
+#include "lib/printf.h"
+#include "lib/stats.h"
+#include "lib/string.h"
+
+#define ACPI_PM_TIMER_HZ	3579545u	/* ACPI spec §4.8.3.3 */
+
+uint64_t tsc_hz = 3000000000ull;
+static struct tsc_calibration cal;
+
+void tsc_early_guess(void)
+{
+	/* Timeouts before calibration use this; over-estimating only makes
+	 * them longer.  CPUID 0x16 base MHz is close where it exists. */
+	if (cpuid(0).eax >= 0x16) {
+		uint32_t mhz = cpuid(0x16).eax & 0xffff;
+
+		if (mhz >= 100 && mhz < 10000)
+			tsc_hz = (uint64_t)mhz * 1000000u;
+	}
+}
+
+void tsc_delay_us(uint64_t us)
+{
+	uint64_t end = rdtsc() + tsc_us_to_cycles(us);
+
+	while (rdtsc() < end)
+		cpu_relax();
+}
+
+int64_t tsc_dev_ppm(uint64_t hz)
+{
+	if (!cal.hz)
+		return 0;
+	int64_t d = (int64_t)hz - (int64_t)cal.hz;
+
+	return (int64_t)(((__int128)d * 1000000) / (int64_t)cal.hz);
+}
+
+/* ---- free-running counters (PM timer, HPET) ---- */
+
+struct counter {
+	uint64_t (*read)(const void *ctx);
+	const void *ctx;
+	uint64_t mask;		/* counter width */
+	uint64_t hz;
+};
+
+struct stamp {
+	uint64_t tsc_mid, width, count;
+};
+
+/* Read the counter bracketed by two TSC reads; keep the narrowest of a few
+ * tries, so an interruption (SMI, host preemption) does not widen it. */
+static struct stamp stamp_counter(const struct counter *c)
+{
+	struct stamp best = { 0, UINT64_MAX, 0 };
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t a = rdtsc();
+		uint64_t v = c->read(c->ctx);
+		uint64_t b = rdtsc();
+
+		if (b - a < best.width)
+			best = (struct stamp){ a + (b - a) / 2, b - a, v };
+	}
+	return best;
+}
+
+static bool measure_counter(const struct counter *c, uint64_t window_us, uint64_t *hz,
+			    uint64_t *err_ppm, char *note, size_t note_size)
+{
+	uint64_t target = c->hz * window_us / 1000000u;
+	uint64_t limit = tsc_us_to_cycles(window_us) * 20 + tsc_us_to_cycles(100000);
+	struct stamp s0 = stamp_counter(c);
+	uint64_t prev = s0.count, elapsed = 0, t_start = rdtsc();
+
+	while (elapsed < target) {
+		uint64_t v = c->read(c->ctx);
+
+		elapsed += (v - prev) & c->mask;
+		prev = v;
+		if (rdtsc() - t_start > limit) {
+			rl_snprintf(note, note_size, "counter advanced %llu of %llu ticks before timeout",
+				    (unsigned long long)elapsed, (unsigned long long)target);
+			return false;
+		}
+	}
+	struct stamp s1 = stamp_counter(c);
+
+	elapsed += (s1.count - prev) & c->mask;
+	uint64_t dtsc = s1.tsc_mid - s0.tsc_mid;
+
+	if (!elapsed || !dtsc) {
+		rl_snprintf(note, note_size, "no progress");
+		return false;
+	}
+	*hz = (uint64_t)(((unsigned __int128)dtsc * c->hz) / elapsed);
+	/* Bracket half-widths at both ends, plus one counter tick. */
+	*err_ppm = (uint64_t)(((unsigned __int128)(s0.width + s1.width) / 2 * 1000000u) / dtsc) +
+		   1000000u / elapsed + 1;
+	return true;
+}
+
+static uint64_t read_pmtimer(const void *ctx)
+{
+	return inl((uint16_t)(uintptr_t)ctx);
+}
+
+static uint64_t read_hpet(const void *ctx)
+{
+	return hpet_read(ctx);
+}
+
+/* Median of up to 3 runs, to be robust against one disturbed window. */
+static void run_measured(struct tsc_ref *r, const struct counter *c, uint64_t window_us,
+			 unsigned runs)
+{
+	uint64_t hz[3], err[3];
+	unsigned n = 0;
+
+	r->measured = true;
+	r->window_us = window_us;
+	for (unsigned i = 0; i < runs && i < 3; i++)
+		if (measure_counter(c, window_us, &hz[n], &err[n], r->note, sizeof(r->note)))
+			n++;
+	if (!n)
+		return;
+	uint64_t sorted[3];
+
+	memcpy(sorted, hz, n * sizeof(hz[0]));
+	sort_u64(sorted, n);
+	r->hz = sorted[(n - 1) / 2];
+	r->err_ppm = err[0];
+	for (unsigned i = 1; i < n; i++)
+		if (err[i] > r->err_ppm)
+			r->err_ppm = err[i];
+	r->ok = true;
+	rl_snprintf(r->note, sizeof(r->note), "%u runs of %llu us", n,
+		    (unsigned long long)window_us);
+}
+
+static void ref_pit(struct tsc_ref *r, uint64_t window_us, unsigned runs)
+{
+	uint64_t v[3];
+	unsigned n = 0;
+	uint64_t ticks = (uint64_t)PIT_HZ * window_us / 1000000u;
+
+	if (ticks > 0xffff)
+		ticks = 0xffff;
+	r->present = true;
+	r->measured = true;
+	r->window_us = ticks * 1000000u / PIT_HZ;
+	/* Cost of one poll of port 0x61 bounds the end-point error. */
+	uint64_t a = rdtsc();
+
+	(void)inb(0x61);
+	uint64_t poll = rdtsc() - a;
+
+	for (unsigned i = 0; i < runs && i < 3; i++) {
+		uint64_t cyc;
+
+		if (pit_measure_tsc((uint16_t)ticks, tsc_ms_to_cycles(1000), &cyc) && cyc)
+			v[n++] = (uint64_t)(((unsigned __int128)cyc * PIT_HZ) / ticks);
+	}
+	if (!n) {
+		rl_snprintf(r->note, sizeof(r->note),
+			    "OUT2 never rose: PIT absent or clock-gated");
+		return;
+	}
+	sort_u64(v, n);
+	r->hz = v[(n - 1) / 2];
+	uint64_t span = (uint64_t)(((unsigned __int128)r->hz * ticks) / PIT_HZ);
+
+	r->err_ppm = span ? (2 * poll * 1000000u) / span + 1000000u / ticks + 1 : 0;
+	r->ok = true;
+	rl_snprintf(r->note, sizeof(r->note), "%u runs of %llu ticks", n,
+		    (unsigned long long)ticks);
+}
+
+static void ref_cpuid(struct tsc_calibration *c)
+{
+	uint32_t max = cpuid(0).eax;
+	struct tsc_ref *r15 = &c->ref[TSC_REF_CPUID15], *r16 = &c->ref[TSC_REF_CPUID16];
+
+	if (max >= 0x15) {
+		struct cpuid_regs l = cpuid(0x15);
+
+		if (l.eax && l.ebx) {
+			r15->present = true;
+			if (l.ecx) {
+				r15->hz = (uint64_t)l.ecx * l.ebx / l.eax;
+				r15->ok = true;
+				rl_snprintf(r15->note, sizeof(r15->note), "crystal %u Hz x %u/%u",
+					    l.ecx, l.ebx, l.eax);
+			} else {
+				rl_snprintf(r15->note, sizeof(r15->note),
+					    "ratio %u/%u but crystal not enumerated", l.ebx, l.eax);
+			}
+		}
+	}
+	if (!r15->present)
+		rl_snprintf(r15->note, sizeof(r15->note), "CPUID leaf 0x15 absent or zero");
+	if (max >= 0x16 && (cpuid(0x16).eax & 0xffff)) {
+		r16->present = r16->ok = true;
+		r16->hz = (uint64_t)(cpuid(0x16).eax & 0xffff) * 1000000u;
+		rl_snprintf(r16->note, sizeof(r16->note), "nominal base frequency");
+	} else {
+		rl_snprintf(r16->note, sizeof(r16->note), "CPUID leaf 0x16 absent or zero");
+	}
+	struct tsc_ref *rh = &c->ref[TSC_REF_HYPERVISOR];
+
+	if (cpuid(1).ecx & (1u << 31)) {
+		uint32_t hmax = cpuid(0x40000000).eax;
+
+		if (hmax >= 0x40000010 && hmax < 0x40010000 && cpuid(0x40000010).eax) {
+			rh->present = rh->ok = true;
+			rh->hz = (uint64_t)cpuid(0x40000010).eax * 1000u;
+			rl_snprintf(rh->note, sizeof(rh->note), "leaf 0x40000010 TSC kHz");
+		} else {
+			rl_snprintf(rh->note, sizeof(rh->note), "hypervisor has no leaf 0x40000010");
+		}
+	} else {
+		rl_snprintf(rh->note, sizeof(rh->note), "no hypervisor");
+	}
+}
+
+void tsc_calibrate(const struct acpi_info *ai, bool quick)
+{
+	static const char *const names[TSC_NREFS] = {
+		[TSC_REF_CPUID15] = "cpuid15", [TSC_REF_HYPERVISOR] = "hypervisor",
+		[TSC_REF_HPET] = "hpet", [TSC_REF_PMTIMER] = "pmtimer",
+		[TSC_REF_PIT] = "pit", [TSC_REF_CPUID16] = "cpuid16",
+	};
+	uint64_t window = quick ? 10000 : 50000;
+	unsigned runs = quick ? 1 : 3;
+	uint64_t flags = irq_save();
+
+	memset(&cal, 0, sizeof(cal));
+	for (unsigned i = 0; i < TSC_NREFS; i++)
+		cal.ref[i].name = names[i];
+	ref_cpuid(&cal);
+
+	struct tsc_ref *rp = &cal.ref[TSC_REF_PMTIMER];
+
+	if (ai && ai->have_fadt && ai->pm_tmr_port) {
+		struct counter c = { read_pmtimer, (const void *)(uintptr_t)ai->pm_tmr_port,
+				     ai->pm_tmr_32bit ? 0xffffffffu : 0xffffffu, ACPI_PM_TIMER_HZ };
+
+		rp->present = true;
+		run_measured(rp, &c, window, runs);
+	} else {
+		rl_snprintf(rp->note, sizeof(rp->note), "no PM timer in the FADT");
+	}
+
+	struct tsc_ref *rh = &cal.ref[TSC_REF_HPET];
+	struct hpet h;
+
+	if (ai && ai->have_hpet) {
+		rh->present = true;
+		if (hpet_open(&h, ai->hpet_addr, rh->note, sizeof(rh->note))) {
+			struct counter c = { read_hpet, &h,
+					     h.counter_64bit ? UINT64_MAX : 0xffffffffu, h.hz };
+
+			run_measured(rh, &c, window, runs);
+			hpet_restore(&h);
+		}
+	} else {
+		rl_snprintf(rh->note, sizeof(rh->note), "no HPET table");
+	}
+
+	ref_pit(&cal.ref[TSC_REF_PIT], window, runs);
+	irq_restore(flags);
+
+	static const enum tsc_ref_id pref[] = {
+		TSC_REF_CPUID15, TSC_REF_HYPERVISOR, TSC_REF_HPET,
+		TSC_REF_PMTIMER, TSC_REF_PIT, TSC_REF_CPUID16,
+	};
+	for (unsigned i = 0; i < TSC_NREFS; i++)
+		if (cal.ref[i].ok)
+			cal.nok++;
+	for (unsigned i = 0; i < sizeof(pref) / sizeof(pref[0]); i++) {
+		if (cal.ref[pref[i]].ok) {
+			cal.hz = cal.ref[pref[i]].hz;
+			cal.source = cal.ref[pref[i]].name;
+			break;
+		}
+	}
+	if (!cal.hz) {
+		cal.hz = tsc_hz;
+		cal.source = "guess";
+	}
+	tsc_hz = cal.hz;
+}
+
+const struct tsc_calibration *tsc_get_calibration(void)
+{
+	return &cal;
+}

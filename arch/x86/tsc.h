@@ -1,0 +1,67 @@
+/* TSC frequency calibration against every reference the machine has, and
+ * the conversions the rest of the kernel uses.
+ *
+ * Measured references: PIT channel 2, ACPI PM timer, HPET.  Declared
+ * references: CPUID 0x15 (crystal x ratio), CPUID 0x16 (base MHz, a
+ * nominal value), hypervisor leaf 0x40000010 (TSC kHz).  The frequency used
+ * is taken in this order of preference: CPUID 0x15 with an enumerated
+ * crystal, the hypervisor leaf, HPET, PM timer, PIT, CPUID 0x16. */
+#ifndef RINGLAB_ARCH_X86_TSC_H
+#define RINGLAB_ARCH_X86_TSC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct acpi_info;
+
+enum tsc_ref_id {
+	TSC_REF_CPUID15, TSC_REF_HYPERVISOR, TSC_REF_HPET, TSC_REF_PMTIMER,
+	TSC_REF_PIT, TSC_REF_CPUID16, TSC_NREFS
+};
+
+struct tsc_ref {
+	const char *name;
+	bool present;		/* the machine has this reference */
+	bool ok;		/* it produced a frequency */
+	bool measured;		/* timed against the TSC (vs. declared by CPUID) */
+	uint64_t hz;
+	uint64_t err_ppm;	/* measurement uncertainty bound (measured only) */
+	uint64_t window_us;
+	char note[96];		/* why absent or failed, or detail */
+};
+
+struct tsc_calibration {
+	struct tsc_ref ref[TSC_NREFS];
+	uint64_t hz;
+	const char *source;
+	unsigned nok;		/* references that produced a frequency */
+};
+
+extern uint64_t tsc_hz;		/* a safe guess until tsc_calibrate() */
+
+void tsc_early_guess(void);
+void tsc_calibrate(const struct acpi_info *ai, bool quick);
+const struct tsc_calibration *tsc_get_calibration(void);
+
+/* Deviation of hz from the chosen frequency, in ppm (signed). */
+int64_t tsc_dev_ppm(uint64_t hz);
+
+static inline uint64_t tsc_us_to_cycles(uint64_t us)
+{
+	return (uint64_t)(((unsigned __int128)us * tsc_hz) / 1000000u);
+}
+
+static inline uint64_t tsc_ms_to_cycles(uint64_t ms)
+{
+	return (uint64_t)(((unsigned __int128)ms * tsc_hz) / 1000u);
+}
+
+static inline uint64_t tsc_cycles_to_ns(uint64_t c)
+{
+	return tsc_hz ? (uint64_t)(((unsigned __int128)c * 1000000000u) / tsc_hz) : 0;
+}
+
+/* Busy-wait; bounded by definition. */
+void tsc_delay_us(uint64_t us);
+
+#endif

@@ -1,0 +1,68 @@
+/* Command-line options, shared by the kernel and the hosted build.
+ *
+ *   console=ttyS0..3[,baud] | console=io:0xNNN[,baud]   (up to 4, all used)
+ *   tests=LIST  skip=LIST     suite or suite.case, comma-separated
+ *   quick  verbose  nosmp  novga
+ *   iters=N  seed=N  cpus=N  timeout=SECONDS  ap_timeout=MS
+ *   exit=qemu|halt|reboot
+ *   apic=auto|xapic|x2apic
+ *   simulate=x2apic-nostick    test hook: behave as if IA32_APIC_BASE.EXTD
+ *                              did not stick (QEMU 7.2 TCG), to exercise
+ *                              the xAPIC fallback
+ *
+ * A first token that looks like the kernel's path (QEMU and some loaders
+ * pass it) is skipped.  An unknown option or bad value produces one error
+ * line naming the valid choices and the rest is still parsed. */
+#ifndef RINGLAB_KERNEL_CMDLINE_H
+#define RINGLAB_KERNEL_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "kernel/console.h"
+
+#define CMDLINE_LIST_MAX	1024
+#define CMDLINE_MAX_ERRORS	8
+#define CMDLINE_ERROR_LEN	240
+
+enum exit_mode { EXIT_DEFAULT = 0, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
+enum apic_pref { APIC_AUTO = 0, APIC_XAPIC, APIC_X2APIC };
+
+#define SIM_X2APIC_NOSTICK	(1u << 0)
+
+struct options {
+	struct console_spec consoles[CONSOLE_MAX_UARTS];
+	unsigned nconsoles;
+	char tests[CMDLINE_LIST_MAX];	/* comma list as given ("" = all) */
+	char skip[CMDLINE_LIST_MAX];
+	bool quick, verbose, nosmp, novga;
+	uint64_t iters;			/* 0 = each test's default */
+	uint64_t seed;
+	bool seed_set;
+	uint32_t cpus;			/* 0 = all */
+	uint32_t timeout_s;		/* 0 = each test's budget */
+	uint32_t ap_timeout_ms;		/* 0 = default */
+	enum exit_mode exit_mode;
+	enum apic_pref apic;
+	uint32_t simulate;		/* SIM_* bits */
+
+	char errors[CMDLINE_MAX_ERRORS][CMDLINE_ERROR_LEN];
+	unsigned nerrors;
+	unsigned nerrors_dropped;
+};
+
+/* Parse text (n bytes, need not be NUL-terminated) into *o (reset first).
+ * Returns the number of errors. */
+unsigned cmdline_parse(const char *text, size_t n, struct options *o);
+
+/* The canonical command line for *o (errors excluded): parsing it gives
+ * the same options.  Returns the length like snprintf. */
+int cmdline_format(const struct options *o, char *buf, size_t size);
+
+/* True when the two option sets are the same (errors excluded). */
+bool options_equal(const struct options *a, const struct options *b);
+
+/* The list of valid option names, for error lines. */
+extern const char cmdline_valid_options[];
+
+#endif

@@ -1,0 +1,171 @@
+/* Console fan-out and log integrity; see console.h. */
+#include <stdarg.h>
+#include "kernel/console.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/uart.h"
+#include "arch/x86/vga.h"
+#include "kernel/percpu.h"
+#include "lib/crc32.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+static struct uart uarts[CONSOLE_MAX_UARTS];
+static unsigned nuarts;
+static bool vga_on;
+
+static bool integ_on;
+static uint64_t integ_lines;
+static uint32_t integ_crc;
+
+/* Console lock.  Held with interrupts off, so neither the watchdog nor a
+ * cross-CPU call can interrupt a holder.  A CPU that faults while holding
+ * it (the dump path) writes without it; a holder that never releases it
+ * (an NMI-aborted CPU) is overridden after a bounded wait. */
+static volatile int lock_owner = -1;
+#define LOCK_SPINS 20000000u
+
+static bool console_lock(uint64_t *flags)
+{
+	int me;
+
+	*flags = irq_save();
+	me = (int)(this_cpu() ? this_cpu()->index : 0);
+	if (lock_owner == me)
+		return false;		/* re-entered from a fault: no lock */
+	for (unsigned i = 0; i < LOCK_SPINS; i++) {
+		int expected = -1;
+
+		if (__atomic_compare_exchange_n(&lock_owner, &expected, me, 0,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+		cpu_relax();
+	}
+	__atomic_store_n(&lock_owner, me, __ATOMIC_SEQ_CST);	/* broken */
+	return true;
+}
+
+static void console_unlock(bool locked, uint64_t flags)
+{
+	if (locked)
+		__atomic_store_n(&lock_owner, -1, __ATOMIC_RELEASE);
+	irq_restore(flags);
+}
+
+void console_early_init(void)
+{
+	nuarts = 0;
+	if (uart_init(&uarts[0], UART_COM1, UART_BASE_BAUD))
+		nuarts = 1;
+}
+
+void console_configure(const struct console_spec *specs, unsigned n, bool vga,
+		       char *report, size_t report_size)
+{
+	struct console_spec def = { UART_COM1, UART_BASE_BAUD };
+	size_t len = 0;
+	uint64_t flags;
+	bool locked = console_lock(&flags);
+
+	if (report_size)
+		report[0] = '\0';
+	if (n == 0) {
+		specs = &def;
+		n = 1;
+	}
+	nuarts = 0;
+	for (unsigned i = 0; i < n && i < CONSOLE_MAX_UARTS; i++) {
+		if (uart_init(&uarts[nuarts], specs[i].port, specs[i].baud)) {
+			nuarts++;
+		} else if (len < report_size) {
+			len += (size_t)rl_snprintf(report + len, report_size - len,
+						   "%sno UART detected at io 0x%x",
+						   len ? "; " : "", specs[i].port);
+		}
+	}
+	if (nuarts == 0 && !(n == 1 && specs[0].port == UART_COM1)) {
+		/* Nothing asked for answers: fall back to COM1 so that the
+		 * error itself can be seen. */
+		if (uart_init(&uarts[0], UART_COM1, UART_BASE_BAUD)) {
+			nuarts = 1;
+			if (len < report_size)
+				rl_snprintf(report + len, report_size - len,
+					    "; falling back to ttyS0 (io 0x3f8)");
+		}
+	}
+	vga_on = vga;
+	if (vga_on)
+		vga_init();
+	console_unlock(locked, flags);
+}
+
+static void integ_feed(const char *s, size_t n)
+{
+	/* The CRC covers the text as printed minus '\r' (docs/log-format.md):
+	 * callers write '\n' only, the UART driver adds the '\r'. */
+	integ_crc = crc32_update(integ_crc, s, n);
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '\n')
+			integ_lines++;
+}
+
+void console_write(const char *s, size_t n)
+{
+	uint64_t flags;
+	bool locked = console_lock(&flags);
+
+	for (unsigned i = 0; i < nuarts; i++)
+		uart_write(&uarts[i], s, n);
+	if (vga_on)
+		vga_write(s, n);
+	if (integ_on)
+		integ_feed(s, n);
+	console_unlock(locked, flags);
+}
+
+void kprintf(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = rl_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 1)
+		n = (int)sizeof(buf) - 1;
+	console_write(buf, (size_t)n);
+}
+
+void console_integrity_start(void)
+{
+	integ_on = true;
+	integ_lines = 0;
+	integ_crc = 0;
+}
+
+void console_integrity(uint64_t *lines, uint32_t *crc)
+{
+	*lines = integ_lines;
+	*crc = integ_crc;
+}
+
+unsigned console_describe(char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < nuarts && len < size; i++) {
+		const char *name = uarts[i].port == UART_COM1 ? "ttyS0" :
+				   uarts[i].port == UART_COM2 ? "ttyS1" :
+				   uarts[i].port == UART_COM3 ? "ttyS2" :
+				   uarts[i].port == UART_COM4 ? "ttyS3" : "io";
+		len += (size_t)rl_snprintf(buf + len, size - len, "%s%s(0x%x)@%u%s%s",
+					   i ? " " : "", name, uarts[i].port, uarts[i].baud,
+					   uarts[i].fifo ? "" : ",nofifo",
+					   uarts[i].dead ? ",dead" : "");
+	}
+	if (vga_on && len < size)
+		rl_snprintf(buf + len, size - len, "%svga", len ? " " : "");
+	return nuarts;
+}

@@ -1,0 +1,192 @@
+/* Boot sequence: from the 64-bit entry to the test runner and the exit.
+ * Order matters: the IDT first (so any fault is reported), then the boot
+ * information and command line, then the console the user asked for, then
+ * everything that might print. */
+#include "kernel/kernel.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/apic_timer.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/desc.h"
+#include "arch/x86/paging.h"
+#include "arch/x86/smpboot.h"
+#include "arch/x86/tsc.h"
+#include "arch/x86/tsc_read.h"
+#include "arch/x86/ucode.h"
+#include "kernel/console.h"
+#include "kernel/exit.h"
+#include "kernel/mm.h"
+#include "kernel/percpu.h"
+#include "kernel/report.h"
+#include "kernel/runner.h"
+#include "kernel/smp.h"
+#include "lib/string.h"
+
+struct boot_info boot_info;
+struct options boot_options;
+struct acpi_info acpi;
+struct cpuinfo boot_cpu;
+bool boot_in_qemu;
+
+extern char boot_stack_top[];
+static struct percpu bsp;
+static uint8_t bsp_ist[3][IST_STACK_SIZE] __attribute__((aligned(16)));
+
+void print_errors(const char *errs, size_t stride, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		rep_diag("error: %s", errs + i * stride);
+}
+
+static void bsp_early(void)
+{
+	bsp.index = 0;
+	bsp.activity = "boot";
+	bsp.stack_top = (uintptr_t)boot_stack_top;
+	for (int i = 0; i < 3; i++)
+		bsp.ist_top[i] = (uintptr_t)bsp_ist[i] + IST_STACK_SIZE;
+	percpu_install(&bsp);
+	cpus[0] = &bsp;
+	ncpus = 1;
+	idt_build();
+	desc_load_cpu(&bsp);
+}
+
+static void print_identity(const struct smpboot_result *sr)
+{
+	char buf[256];
+	uint64_t rev;
+	const struct tsc_calibration *cal = tsc_get_calibration();
+
+	rep_id("version", "%s", ringlab_version);
+	rep_id("boot", "%s", mbi_boot_path(&boot_info, buf, sizeof(buf)));
+	if (mbi_is_uefi(&boot_info))
+		rep_id("firmware", "UEFI systab=0x%llx%s", (unsigned long long)boot_info.efi_systab,
+		       boot_info.efi_bs_not_terminated ? " boot-services-active" : "");
+	else
+		rep_id("firmware", "BIOS");
+	rep_id("loader", "%s", boot_info.has_loader ? boot_info.loader : "unknown");
+	rep_sanitize(buf, sizeof(buf), boot_info.cmdline);
+	rep_id("cmdline", "%s", buf);
+	console_describe(buf, sizeof(buf));
+	rep_id("console", "%s", buf);
+	rep_id("cpu.vendor", "%s", boot_cpu.vendor_str);
+	rep_id("cpu.signature", "family=0x%x model=0x%x stepping=0x%x (cpuid 0x%08x)",
+	       boot_cpu.family, boot_cpu.model, boot_cpu.stepping, boot_cpu.signature);
+	if (ucode_revision(&boot_cpu, &rev))
+		rep_id("cpu.microcode", "0x%llx", (unsigned long long)rev);
+	else
+		rep_id("cpu.microcode", "unknown");
+	rep_id("cpu.brand", "%s", boot_cpu.brand[0] ? boot_cpu.brand : "unknown");
+	rep_id("hypervisor", "%s", boot_cpu.hypervisor ? boot_cpu.hv_signature : "none");
+	rep_id("tsc", "hz=%llu source=%s", (unsigned long long)cal->hz, cal->source);
+	rep_id("ram", "bytes=%llu regions=%u highest=0x%llx", (unsigned long long)mm_ram_bytes(),
+	       boot_info.nmmap, (unsigned long long)mm_highest_ram());
+	rep_id("cpus", "online=%u madt_listed=%u madt_enabled=%u started=%u failed=%u skipped=%u",
+	       smp_online_count(), sr->listed, sr->enabled, sr->started, sr->failed, sr->skipped);
+	rep_id("apic", "%s", apic_mode_name(apic_mode));
+}
+
+static void print_boot_details(void)
+{
+	const struct paging_stats *ps = paging_get_stats();
+	const struct tsc_calibration *cal = tsc_get_calibration();
+
+	for (unsigned i = 0; i < boot_info.nmmap; i++) {
+		const struct mem_region *r = &boot_info.mmap[i];
+
+		rep_diag("mmap: 0x%016llx-0x%016llx type %u", (unsigned long long)r->base,
+			 (unsigned long long)(r->base + r->len), r->type);
+	}
+	rep_diag("paging: %llu MiB identity-mapped; %llu x 1G, %llu x 2M pages, %llu tables; %u physical address bits",
+		 (unsigned long long)(ps->mapped_bytes >> 20), (unsigned long long)ps->pages_1g,
+		 (unsigned long long)ps->pages_2m, (unsigned long long)ps->tables, ps->phys_bits);
+	if (acpi.have_rsdp)
+		rep_diag("acpi: rsdp rev %u from %s, oem '%s', %s, %u tables%s%s%s", acpi.revision,
+			 acpi.rsdp_source, acpi.oem_id, acpi.root_is_xsdt ? "xsdt" : "rsdt",
+			 acpi.ntables, acpi.have_madt ? ", madt" : "",
+			 acpi.have_fadt ? ", fadt" : "", acpi.have_hpet ? ", hpet" : "");
+	for (unsigned i = 0; i < TSC_NREFS; i++) {
+		const struct tsc_ref *r = &cal->ref[i];
+
+		if (r->ok)
+			rep_diag("tsc: %-10s %llu Hz (%+lld ppm vs chosen)%s%llu ppm; %s", r->name,
+				 (unsigned long long)r->hz, (long long)tsc_dev_ppm(r->hz),
+				 r->measured ? ", uncertainty " : "", r->measured ?
+				 (unsigned long long)r->err_ppm : 0ull, r->note);
+		else
+			rep_diag("tsc: %-10s unavailable: %s", r->name, r->note);
+	}
+}
+
+void kmain(uint32_t magic, uint32_t info);
+void kmain(uint32_t magic, uint32_t info)
+{
+	char report[200];
+	struct smpboot_result sr;
+	struct run_totals tot = { 0 };
+
+	bsp_early();
+	console_early_init();
+	tsc_early_guess();
+	mbi_parse(magic, info, &boot_info);
+	cmdline_parse(boot_info.cmdline, sizeof(boot_info.cmdline), &boot_options);
+	console_configure(boot_options.consoles, boot_options.nconsoles,
+			  boot_info.proto && !mbi_is_uefi(&boot_info) && !boot_options.novga,
+			  report, sizeof(report));
+
+	rep_start();
+	rep_diag("ringlab %s starting", ringlab_version);
+	if (report[0])
+		rep_error("console", "%s", report);
+	PRINT_ERRORS(boot_info.errors, boot_info.nerrors);
+	PRINT_ERRORS(boot_options.errors, boot_options.nerrors);
+	if (boot_options.nerrors_dropped)
+		rep_error("cmdline", "%u more errors not shown", boot_options.nerrors_dropped);
+
+	cpuinfo_read(&boot_cpu);
+	mm_init(&boot_info);
+	paging_init(&boot_info);
+	acpi_init(&acpi, boot_info.has_rsdp ? boot_info.rsdp : 0, boot_info.rsdp_len,
+		  boot_info.rsdp_tag == 15 ? "multiboot2-tag15" : "multiboot2-tag14");
+	PRINT_ERRORS(acpi.errors, acpi.nerrors);
+
+	boot_in_qemu = (boot_info.has_loader && !strncmp(boot_info.loader, "qemu", 4)) ||
+		       !strncmp(acpi.oem_id, "BOCHS", 5) ||
+		       !strncmp(boot_cpu.hv_signature, "TCGTCGTCGTCG", 12) ||
+		       !strncmp(boot_cpu.hv_signature, "KVMKVMKVM", 9);
+	exit_configure(boot_options.exit_mode, boot_in_qemu);
+
+	tsc_calibrate(&acpi, boot_options.quick);
+	if (apic_bsp_init(&boot_options, &acpi)) {
+		if (!apic_timer_init())
+			rep_error("apic", "LAPIC timer does not count; no watchdog");
+		smp_init_calls();
+	}
+	sti();
+	smpboot_start_aps(&boot_info, &acpi, &boot_options, &sr);
+
+	uint64_t seed = boot_options.seed_set ? boot_options.seed : rdtsc_plain();
+
+	print_identity(&sr);
+	rep_id("seed", "%llu", (unsigned long long)seed);
+	print_boot_details();
+	bsp.activity = "runner";
+	runner_select(&boot_options, &tot);
+	runner_run(&boot_options, seed, &tot);
+
+	rep_summary(tot.passed, tot.failed, tot.skipped);
+	int code = EXIT_PASS;
+	const char *status = "pass";
+
+	if (tot.failed) {
+		code = EXIT_FAIL;
+		status = "fail";
+	} else if (boot_options.nerrors || boot_options.nerrors_dropped || tot.selection_errors) {
+		code = EXIT_CONFIG;
+		status = "config-error";
+	}
+	rep_diag("exit action: %s", exit_action());
+	rep_exit(status, code);
+	rep_integrity();
+	machine_exit(code);
+}

@@ -1,0 +1,84 @@
+/* Multiboot 1 and 2 boot information, parsed into a copy the kernel owns.
+ *
+ * The loader's structures are read only through phys_view() and every
+ * length is checked against its container, so a malformed structure gives
+ * error lines (bi->errors), never a fault.  Facts: Multiboot 0.6.96 and
+ * Multiboot2 specifications, x86-facts.md §8. */
+#ifndef RINGLAB_KERNEL_MBI_H
+#define RINGLAB_KERNEL_MBI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MB1_BOOTLOADER_MAGIC	0x2badb002u
+#define MB2_BOOTLOADER_MAGIC	0x36d76289u
+
+#define MBI_MAX_MMAP		256
+#define MBI_CMDLINE_MAX		2048
+#define MBI_LOADER_MAX		128
+#define MBI_MAX_ERRORS		8
+#define MBI_ERROR_LEN		160
+#define MBI_MB2_MAX_SIZE	(1u << 20)	/* refuse info blocks larger than 1 MiB */
+
+/* Memory map types (Multiboot / E820). */
+#define MMAP_RAM		1
+#define MMAP_RESERVED		2
+#define MMAP_ACPI_RECLAIM	3
+#define MMAP_ACPI_NVS		4
+#define MMAP_BAD		5
+
+struct mem_region {
+	uint64_t base, len;
+	uint32_t type;
+};
+
+struct framebuffer_info {
+	uint64_t addr;
+	uint32_t pitch, width, height;
+	uint8_t bpp, type;	/* type 0 indexed, 1 RGB, 2 EGA text */
+};
+
+struct boot_info {
+	int proto;			/* 1, 2, or 0 when the magic was unknown */
+	uint32_t magic;
+	uint64_t info_phys;
+	uint32_t info_size;		/* multiboot2 total_size; 0 for mb1 */
+
+	bool has_cmdline;
+	char cmdline[MBI_CMDLINE_MAX];
+	bool has_loader;
+	char loader[MBI_LOADER_MAX];
+
+	bool has_meminfo;
+	uint32_t mem_lower_kb, mem_upper_kb;
+	struct mem_region mmap[MBI_MAX_MMAP];
+	unsigned nmmap;
+	unsigned nmmap_dropped;
+
+	bool has_rsdp;
+	uint8_t rsdp[64];		/* copy of the tag payload */
+	unsigned rsdp_len;
+	unsigned rsdp_tag;		/* 14 (ACPI 1.0) or 15 (2.0+) */
+
+	bool efi32, efi64;		/* EFI system table tags 11 / 12 */
+	uint64_t efi_systab;
+	bool efi_image_handle;		/* tag 19/20 */
+	bool efi_bs_not_terminated;	/* tag 18 */
+
+	bool has_fb;
+	struct framebuffer_info fb;
+
+	unsigned ntags;			/* multiboot2 tags seen */
+	char errors[MBI_MAX_ERRORS][MBI_ERROR_LEN];
+	unsigned nerrors;
+};
+
+/* Parse.  Returns true when the structure was usable (a known magic and a
+ * readable info block), even if some parts were rejected. */
+bool mbi_parse(uint32_t magic, uint64_t info_phys, struct boot_info *bi);
+
+/* "QEMU -kernel", "GRUB BIOS", "GRUB UEFI", "multiboot1 (<loader>)", ... */
+const char *mbi_boot_path(const struct boot_info *bi, char *buf, unsigned size);
+bool mbi_is_uefi(const struct boot_info *bi);
+
+#endif

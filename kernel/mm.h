@@ -1,0 +1,35 @@
+/* Physical page allocator: a bump allocator over the RAM regions of the
+ * memory map above 1 MiB, minus the kernel image.  Memory is identity
+ * mapped, so a physical address is also the pointer.  Allocation is LIFO:
+ * the runner takes a mark before each test and releases it afterwards, so
+ * tests allocate freely and never leak into the next one. */
+#ifndef RINGLAB_KERNEL_MM_H
+#define RINGLAB_KERNEL_MM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "kernel/mbi.h"
+
+#define PAGE_SIZE	4096ull
+
+struct mm_mark {
+	unsigned range;
+	uint64_t next;
+};
+
+void mm_init(const struct boot_info *bi);
+/* npages zeroed pages, 4 KiB aligned; NULL when memory is exhausted. */
+void *page_alloc(size_t npages);
+/* Same, with the given alignment (a power of two >= 4 KiB). */
+void *page_alloc_aligned(size_t npages, uint64_t align);
+/* Only succeeds if the pages lie entirely below limit. */
+void *page_alloc_below(size_t npages, uint64_t limit);
+
+struct mm_mark mm_mark(void);
+void mm_release(struct mm_mark m);
+
+uint64_t mm_ram_bytes(void);	/* type-1 RAM in the memory map */
+uint64_t mm_free_bytes(void);	/* still allocatable */
+uint64_t mm_highest_ram(void);	/* end of the highest RAM region */
+
+#endif

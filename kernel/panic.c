@@ -1,0 +1,59 @@
+/* Panic; see panic.h. */
+#include <stdarg.h>
+#include "kernel/panic.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/cpu.h"
+#include "kernel/console.h"
+#include "kernel/exit.h"
+#include "kernel/percpu.h"
+#include "kernel/report.h"
+#include "lib/printf.h"
+
+static volatile int panicking;
+
+bool panic_in_progress(void)
+{
+	return panicking;
+}
+
+static void stop_others(void)
+{
+	/* The others halt in their NMI handler once panicking is set. */
+	if (apic_mode != APIC_MODE_NONE && ncpus > 1)
+		apic_send(0, APIC_DM_NMI | APIC_DEST_ALLBUT);
+}
+
+void panic(const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	cli();
+	if (__atomic_exchange_n(&panicking, 1, __ATOMIC_SEQ_CST))
+		halt_forever();		/* another CPU is already reporting */
+	stop_others();
+	va_start(ap, fmt);
+	rl_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rep_panic_line(msg);
+	rep_exit("panic", EXIT_PANIC);
+	rep_integrity();
+	machine_exit(EXIT_PANIC);
+}
+
+void panic_raw(const char *what, unsigned vector, uint64_t rip)
+{
+	char msg[200];
+
+	cli();
+	if (__atomic_exchange_n(&panicking, 1, __ATOMIC_SEQ_CST))
+		halt_forever();
+	rl_snprintf(msg, sizeof(msg), "%s (vector %u at rip=0x%llx on cpu %u)", what, vector,
+		    (unsigned long long)rip, this_cpu()->index);
+	/* The console is re-entrant for its owner CPU, so this works even if
+	 * the nested fault came from inside a console write. */
+	rep_panic_line(msg);
+	rep_exit("panic", EXIT_PANIC);
+	rep_integrity();
+	machine_exit(EXIT_PANIC);
+}

@@ -1,0 +1,95 @@
+/* Per-CPU state.  Each CPU's GS base points at its struct percpu, whose
+ * first field points at itself, so this_cpu() is one load from %gs:0.
+ * CPUs are numbered 0..n-1 in start order (0 = the boot CPU); APIC IDs are
+ * looked up through cpu_by_apic_id(), never used as array indexes, so
+ * 32-bit x2APIC IDs need no large tables. */
+#ifndef RINGLAB_KERNEL_PERCPU_H
+#define RINGLAB_KERNEL_PERCPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MAX_CPUS	4096
+
+/* Stack sizes.  IST stacks serve NMI, #DF and #MC, so a fault with a broken
+ * RSP still reaches a handler (SDM vol. 3 §6.14.5). */
+#define CPU_STACK_SIZE	(32 * 1024)
+#define IST_STACK_SIZE	(8 * 1024)
+#define IST_NMI		1
+#define IST_DF		2
+#define IST_MC		3
+
+struct tss64 {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7];
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+} __attribute__((packed));
+
+struct catch_frame;
+
+/* Bring-up progress an AP reports through the trampoline and ap_main. */
+enum ap_stage {
+	AP_NOT_STARTED = 0,
+	AP_REAL_MODE = 1,
+	AP_PROTECTED_MODE = 2,
+	AP_LONG_MODE = 3,
+	AP_C_ENTRY = 4,
+	AP_ONLINE = 5,
+};
+
+struct percpu {
+	struct percpu *self;		/* %gs:0 */
+	unsigned index;			/* 0..ncpus-1 */
+	uint32_t apic_id;		/* from the MADT; checked against CPUID */
+	uint32_t acpi_uid;
+	volatile bool online;		/* answering cross-CPU calls */
+	volatile bool lost;		/* stopped answering; left out */
+
+	struct catch_frame *catch_top;	/* innermost catch point */
+	int exc_depth;			/* nesting of exception handling */
+	volatile int abort_req;		/* set by another CPU before an NMI */
+	const char *activity;		/* test name or "boot"/"idle", for dumps */
+
+	uint64_t gdt[7];
+	struct tss64 tss;
+	uintptr_t stack_top;
+	uintptr_t ist_top[3];
+
+	/* kernel/smp.c mailbox: one work item at a time */
+	void (*volatile work_fn)(void *);
+	void *volatile work_arg;
+	volatile uint64_t work_seq;	/* incremented when a work item is posted */
+	volatile uint64_t done_seq;	/* set to work_seq when it finished */
+	volatile int work_status;	/* PLAT_OK, PLAT_FAULT or PLAT_ABORTED */
+	volatile int post_lock;
+
+	uint64_t start_tsc;		/* TSC when the AP reached C (BSP's clock) */
+	uint64_t start_latency_cycles;	/* INIT sent -> ap_main on BSP's clock */
+	volatile enum ap_stage stage;
+
+	volatile uint64_t nmi_count;
+	volatile uint64_t spurious_count;
+	volatile uint64_t stray_irq_count;
+	volatile uint64_t pic_spurious_count;
+};
+
+static inline struct percpu *this_cpu(void)
+{
+	struct percpu *p;
+
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(p));
+	return p;
+}
+
+extern struct percpu *cpus[MAX_CPUS];
+extern unsigned ncpus;			/* CPUs with a percpu (started or tried) */
+
+/* Installs p as this CPU's per-CPU area (GS base). */
+void percpu_install(struct percpu *p);
+struct percpu *cpu_by_apic_id(uint32_t apic_id);
+
+#endif

@@ -1,0 +1,87 @@
+/* Kernel implementation of the platform API's non-SMP parts and of the
+ * per-case execution the runner relies on. */
+#include "kernel/platform.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/apic_timer.h"
+#include "arch/x86/catch.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/traps.h"
+#include "arch/x86/tsc.h"
+#include "arch/x86/tsc_read.h"
+#include "arch/x86/vectors.h"
+#include "kernel/mm.h"
+#include "kernel/percpu.h"
+#include "kernel/smp.h"
+#include "kernel/test.h"
+
+uint64_t plat_tsc_hz(void)
+{
+	return tsc_hz;
+}
+
+void *plat_alloc(size_t bytes)
+{
+	return page_alloc((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
+}
+
+uint64_t plat_irq_save(void)
+{
+	return irq_save();
+}
+
+void plat_irq_restore(uint64_t flags)
+{
+	irq_restore(flags);
+}
+
+static void describe_fault(struct test_ctx *t, const struct catch_frame *f)
+{
+	char extra[64] = "";
+
+	if (f->vector == 14)
+		rl_snprintf(extra, sizeof(extra), " cr2=0x%llx", (unsigned long long)f->cr2);
+	rl_snprintf(t->reason, sizeof(t->reason),
+		    "unexpected %s (vector %d, %s) error=0x%llx at rip=0x%llx%s",
+		    exception_mnemonic((unsigned)f->vector), f->vector,
+		    exception_name((unsigned)f->vector), (unsigned long long)f->error_code,
+		    (unsigned long long)f->fault_rip, extra);
+}
+
+void plat_run_case(struct test_ctx *t)
+{
+	struct percpu *c = this_cpu();
+	struct mm_mark mark = mm_mark();
+	struct catch_frame f;
+
+	c->activity = t->full_name;
+	sti();
+	if (t->deadline_tsc)
+		watchdog_arm(t->deadline_tsc);
+	catch_push(&f, CATCH_TEST);
+	if (catch_enter(&f) == 0) {
+		t->tc->fn(t);
+		catch_pop(&f);
+	} else if (f.vector == CATCH_TIMEOUT) {
+		t->result = RES_TIMEOUT;
+		rl_snprintf(t->reason, sizeof(t->reason),
+			    "budget of %llu ms exceeded; stopped by the watchdog at rip=0x%llx",
+			    (unsigned long long)tsc_cycles_to_ns(t->deadline_tsc - t->start_tsc) / 1000000u,
+			    (unsigned long long)f.fault_rip);
+	} else {
+		t->result = RES_FAIL;
+		describe_fault(t, &f);
+	}
+	watchdog_disarm();
+	/* Leave the machine as the next case expects it, whatever this one
+	 * did or was interrupted doing. */
+	sti();
+	timer_release();
+	watchdog_disarm();
+	if (apic_mode != APIC_MODE_NONE)
+		apic_write(APIC_TASKPRI, 0);
+	smp_quiesce();
+	for (unsigned v = VEC_DYN_FIRST; v <= VEC_DYN_LAST; v++)
+		irq_free_vector(v);
+	mm_release(mark);
+	c->activity = "runner";
+}

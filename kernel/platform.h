@@ -1,0 +1,92 @@
+/* The platform API tests use: time, CPUs, cross-CPU calls, memory.
+ *
+ * The kernel implements it in kernel/platform.c and kernel/smp.c; the
+ * hosted build (tools/hosted/) implements it with one pinned thread per
+ * CPU, so a suite that uses only this, kernel/test.h, lib/ and
+ * arch/x86/tsc_read.h also runs as a Linux program.
+ *
+ * CPUs are numbered 0..plat_ncpus()-1; 0 runs the tests.  A CPU that
+ * stopped answering is reported and left out: plat_online() says whether
+ * it can still be used. */
+#ifndef RINGLAB_KERNEL_PLATFORM_H
+#define RINGLAB_KERNEL_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct test_ctx;
+
+enum {
+	PLAT_OK = 0,
+	PLAT_TIMEOUT = -1,	/* no answer in time; the CPU is now lost */
+	PLAT_FAULT = -2,	/* the function took an exception (dumped) */
+	PLAT_ABORTED = -3,	/* it overran and was unwound by an NMI */
+	PLAT_OFFLINE = -4,	/* the CPU is not available */
+	PLAT_BUSY = -5,		/* the CPU is still running earlier work */
+	PLAT_INVALID = -6,
+};
+
+const char *plat_strerror(int rc);
+
+uint64_t plat_tsc_hz(void);
+static inline uint64_t plat_ns_to_cycles(uint64_t ns)
+{
+	return (uint64_t)(((unsigned __int128)ns * plat_tsc_hz()) / 1000000000u);
+}
+static inline uint64_t plat_cycles_to_ns(uint64_t c)
+{
+	uint64_t hz = plat_tsc_hz();
+
+	return hz ? (uint64_t)(((unsigned __int128)c * 1000000000u) / hz) : 0;
+}
+
+unsigned plat_ncpus(void);
+bool plat_online(unsigned cpu);
+unsigned plat_this_cpu(void);
+/* Physical APIC ID of a CPU (the kernel's), or the CPU number (hosted). */
+uint32_t plat_cpu_apic_id(unsigned cpu);
+/* Online CPUs other than 0, in order; returns how many were written. */
+unsigned plat_other_cpus(unsigned *out, unsigned max);
+
+typedef void (*plat_fn)(void *arg);
+
+/* Start fn(arg) on cpu (not the caller) without waiting. */
+int plat_post(unsigned cpu, plat_fn fn, void *arg);
+/* Wait for work posted to cpu; on timeout the CPU is sent an NMI that
+ * unwinds its work (PLAT_ABORTED), or it is declared lost (PLAT_TIMEOUT). */
+int plat_wait(unsigned cpu, uint64_t timeout_ms);
+/* post + wait; cpu == plat_this_cpu() calls fn directly. */
+int plat_call(unsigned cpu, plat_fn fn, void *arg, uint64_t timeout_ms);
+/* Run fn on every listed CPU at once (the caller too if listed, last and
+ * inline), then wait for all.  Returns the first error, PLAT_OK if none;
+ * per-CPU results in status[] when given. */
+int plat_call_many(const unsigned *cpus, unsigned n, plat_fn fn, void *arg,
+		   uint64_t timeout_ms, int *status);
+
+/* Zeroed, page-aligned memory that lives until the current test ends. */
+void *plat_alloc(size_t bytes);
+
+/* Interrupts off/on around a measurement window on the calling CPU (no-op
+ * in the hosted build).  Keep such windows bounded. */
+uint64_t plat_irq_save(void);
+void plat_irq_restore(uint64_t flags);
+
+/* Run one test case: budget, fault and timeout handling, cleanup.  Used
+ * by the runner only. */
+void plat_run_case(struct test_ctx *t);
+
+/* A rendezvous that releases every participant at the same TSC instant:
+ * the last to arrive sets the release time a little in the future, all
+ * spin until their TSC passes it.  Needs synchronized TSCs for the
+ * "same instant" (tsc suite checks that).  Returns false on timeout. */
+struct tsc_barrier {
+	volatile unsigned arrived;
+	volatile uint64_t release_tsc;
+	unsigned n;
+	uint64_t margin_cycles;
+};
+void tsc_barrier_init(struct tsc_barrier *b, unsigned n, uint64_t margin_cycles);
+bool tsc_barrier_wait(struct tsc_barrier *b, uint64_t timeout_cycles);
+
+#endif

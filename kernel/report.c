@@ -1,0 +1,231 @@
+/* KTAP log emission; see report.h and docs/log-format.md. */
+#include <stdarg.h>
+#include "kernel/report.h"
+#include "kernel/console.h"
+#include "lib/string.h"
+
+#define INDENT "    "
+
+static unsigned depth;		/* 0 top level, 1 inside a suite */
+
+static void emit_line(const char *text)
+{
+	char line[REP_LINE_MAX + 8];
+	size_t n = 0;
+
+	for (unsigned i = 0; i < depth; i++) {
+		memcpy(line + n, INDENT, 4);
+		n += 4;
+	}
+	size_t l = strnlen(text, REP_LINE_MAX);
+
+	memcpy(line + n, text, l);
+	n += l;
+	line[n++] = '\n';
+	console_write(line, n);
+}
+
+static void emitv(const char *prefix, const char *fmt, va_list ap)
+{
+	char buf[REP_LINE_MAX];
+	size_t p = strlen(prefix);
+
+	memcpy(buf, prefix, p);
+	rl_vsnprintf(buf + p, sizeof(buf) - p, fmt, ap);
+	/* A diagnostic must stay one line. */
+	for (char *c = buf; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	emit_line(buf);
+}
+
+void rep_sanitize(char *dst, size_t size, const char *src)
+{
+	size_t i = 0;
+
+	if (!size)
+		return;
+	for (; src && src[i] && i + 1 < size; i++) {
+		char c = src[i];
+
+		dst[i] = (c < 0x20 || c >= 0x7f) ? '?' : c;
+	}
+	dst[i] = '\0';
+}
+
+void rep_start(void)
+{
+	console_write("\n", 1);
+	console_integrity_start();
+	depth = 0;
+	emit_line("KTAP version 1");
+}
+
+void rep_plan(unsigned n)
+{
+	char b[32];
+
+	rl_snprintf(b, sizeof(b), "1..%u", n);
+	emit_line(b);
+}
+
+void rep_id(const char *key, const char *fmt, ...)
+{
+	char prefix[64];
+	va_list ap;
+
+	rl_snprintf(prefix, sizeof(prefix), "# id.%s: ", key);
+	va_start(ap, fmt);
+	emitv(prefix, fmt, ap);
+	va_end(ap);
+}
+
+void rep_suite_begin(const char *name, unsigned ncases)
+{
+	char b[160];
+
+	depth = 1;
+	emit_line("KTAP version 1");
+	rl_snprintf(b, sizeof(b), "# Subtest: %s", name);
+	emit_line(b);
+	rep_plan(ncases);
+}
+
+static void result_line(unsigned idx, const char *name, enum result r, const char *reason)
+{
+	char b[REP_LINE_MAX], why[512];
+
+	rep_sanitize(why, sizeof(why), reason);
+	switch (r) {
+	case RES_PASS:
+		rl_snprintf(b, sizeof(b), "ok %u %s", idx, name);
+		break;
+	case RES_SKIP:
+		rl_snprintf(b, sizeof(b), "ok %u %s # SKIP %s", idx, name, why);
+		break;
+	case RES_TIMEOUT:
+		rl_snprintf(b, sizeof(b), "not ok %u %s # TIMEOUT %s", idx, name, why);
+		break;
+	case RES_FAIL:
+	default:
+		rl_snprintf(b, sizeof(b), "not ok %u %s # %s", idx, name,
+			    why[0] ? why : "failed");
+		break;
+	}
+	emit_line(b);
+}
+
+void rep_case(unsigned idx, const char *name, enum result r, const char *reason)
+{
+	result_line(idx, name, r, reason);
+}
+
+void rep_suite_end(unsigned idx, const char *name, enum result r, const char *reason)
+{
+	depth = 0;
+	result_line(idx, name, r, reason);
+}
+
+void rep_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emitv("# ", fmt, ap);
+	va_end(ap);
+}
+
+void rep_error(const char *where, const char *fmt, ...)
+{
+	char prefix[64];
+	va_list ap;
+
+	rl_snprintf(prefix, sizeof(prefix), "# error: %s: ", where);
+	va_start(ap, fmt);
+	emitv(prefix, fmt, ap);
+	va_end(ap);
+}
+
+void rep_warn(const char *where, const char *fmt, ...)
+{
+	char prefix[64];
+	va_list ap;
+
+	rl_snprintf(prefix, sizeof(prefix), "# warning: %s: ", where);
+	va_start(ap, fmt);
+	emitv(prefix, fmt, ap);
+	va_end(ap);
+}
+
+void rep_metric_dist(const char *name, uint64_t *samples, size_t n, const char *unit,
+		     const char *extra)
+{
+	struct stats s;
+	char b[REP_LINE_MAX];
+
+	stats_compute(samples, n, &s);
+	rl_snprintf(b, sizeof(b),
+		    "# metric %s n=%zu min=%llu p50=%llu p90=%llu p99=%llu max=%llu mean=%llu stddev=%llu unit=%s%s%s",
+		    name, s.n, (unsigned long long)s.min, (unsigned long long)s.p50,
+		    (unsigned long long)s.p90, (unsigned long long)s.p99,
+		    (unsigned long long)s.max, (unsigned long long)s.mean,
+		    (unsigned long long)s.stddev, unit, extra && *extra ? " " : "",
+		    extra ? extra : "");
+	emit_line(b);
+	if (n) {
+		int k = rl_snprintf(b, sizeof(b), "# hist %s unit=%s ", name, unit);
+
+		hist_format(b + k, sizeof(b) - (size_t)k, samples, n, 16);
+		emit_line(b);
+	}
+}
+
+void rep_metric_value(const char *name, int64_t value, const char *unit, const char *extra)
+{
+	char b[REP_LINE_MAX];
+
+	rl_snprintf(b, sizeof(b), "# metric %s value=%lld unit=%s%s%s", name, (long long)value,
+		    unit, extra && *extra ? " " : "", extra ? extra : "");
+	emit_line(b);
+}
+
+void rep_summary(unsigned passed, unsigned failed, unsigned skipped)
+{
+	char b[96];
+
+	depth = 0;
+	rl_snprintf(b, sizeof(b), "ringlab: %u passed, %u failed, %u skipped", passed, failed,
+		    skipped);
+	emit_line(b);
+}
+
+void rep_panic_line(const char *text)
+{
+	char b[REP_LINE_MAX];
+
+	depth = 0;
+	rl_snprintf(b, sizeof(b), "ringlab: PANIC: %s", text);
+	emit_line(b);
+}
+
+void rep_exit(const char *status, int code)
+{
+	char b[64];
+
+	depth = 0;
+	rl_snprintf(b, sizeof(b), "# exit: status=%s code=%d", status, code);
+	emit_line(b);
+}
+
+void rep_integrity(void)
+{
+	uint64_t lines;
+	uint32_t crc;
+	char b[80];
+
+	console_integrity(&lines, &crc);
+	rl_snprintf(b, sizeof(b), "# integrity: lines=%llu crc32=%08x", (unsigned long long)lines,
+		    crc);
+	depth = 0;
+	emit_line(b);
+}

@@ -1,0 +1,340 @@
+/* The test runner; see runner.h and kernel/test.h. */
+#include <stdarg.h>
+#include "kernel/runner.h"
+#include "arch/x86/tsc_read.h"
+#include "kernel/platform.h"
+#include "kernel/test.h"
+#include "lib/parse.h"
+#include "lib/string.h"
+
+extern const struct suite *const __start_ringlab_suites[], *const __stop_ringlab_suites[];
+extern const struct test_case *const __start_ringlab_tests[], *const __stop_ringlab_tests[];
+
+#define MAX_SUITES	64
+#define MAX_CASES	512
+
+struct entry {
+	const struct test_case *tc;
+	bool selected;
+};
+
+static const struct suite *suites[MAX_SUITES];
+static unsigned nsuites;
+static struct entry cases[MAX_CASES];
+static unsigned ncases;
+
+static int suite_cmp(const struct suite *a, const struct suite *b)
+{
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static void collect(void)
+{
+	nsuites = ncases = 0;
+	for (const struct suite *const *s = __start_ringlab_suites; s < __stop_ringlab_suites; s++) {
+		if (nsuites == MAX_SUITES)
+			break;
+		unsigned i = nsuites++;
+
+		while (i > 0 && suite_cmp(suites[i - 1], *s) > 0) {
+			suites[i] = suites[i - 1];
+			i--;
+		}
+		suites[i] = *s;
+	}
+	/* Cases grouped by suite order, then by source line. */
+	for (unsigned si = 0; si < nsuites; si++) {
+		unsigned first = ncases;
+
+		for (const struct test_case *const *t = __start_ringlab_tests;
+		     t < __stop_ringlab_tests; t++) {
+			if ((*t)->suite != suites[si] || ncases == MAX_CASES)
+				continue;
+			unsigned i = ncases++;
+
+			while (i > first && cases[i - 1].tc->line > (*t)->line) {
+				cases[i] = cases[i - 1];
+				i--;
+			}
+			cases[i] = (struct entry){ *t, false };
+		}
+	}
+}
+
+int runner_suite_names(char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < nsuites && len < size; i++)
+		len += (size_t)rl_snprintf(buf + len, size - len, "%s%s", i ? " " : "",
+					   suites[i]->name);
+	return (int)len;
+}
+
+static const struct suite *find_suite(struct slice name)
+{
+	for (unsigned i = 0; i < nsuites; i++)
+		if (slice_eq(name, suites[i]->name))
+			return suites[i];
+	return NULL;
+}
+
+static void case_names(const struct suite *s, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < ncases && len < size; i++)
+		if (cases[i].tc->suite == s)
+			len += (size_t)rl_snprintf(buf + len, size - len, "%s%s", len ? " " : "",
+						   cases[i].tc->name);
+}
+
+/* Apply one tests=/skip= list: set `value` on the named cases.  Explicit
+ * cases are only affected when named individually. */
+static void apply_list(const char *list, const char *key, bool value, struct run_totals *tot)
+{
+	struct slice rest = slice_cstr(list), item;
+	char names[600], e[64];
+
+	while (slice_next(&rest, ",", &item)) {
+		struct slice sname, cname;
+		bool has_case = slice_split(item, '.', &sname, &cname);
+		const struct suite *s = find_suite(sname);
+
+		rl_snprintf(e, sizeof(e), "%.*s", (int)(item.n < 60 ? item.n : 60), item.p);
+		if (!s) {
+			runner_suite_names(names, sizeof(names));
+			rep_error("cmdline", "%s: unknown suite '%s' (valid: %s)", key, e, names);
+			tot->selection_errors++;
+			continue;
+		}
+		bool found = false;
+
+		for (unsigned i = 0; i < ncases; i++) {
+			const struct test_case *tc = cases[i].tc;
+
+			if (tc->suite != s)
+				continue;
+			if (has_case) {
+				if (!slice_eq(cname, tc->name))
+					continue;
+			} else if (tc->flags & T_EXPLICIT) {
+				continue;
+			}
+			cases[i].selected = value;
+			found = true;
+		}
+		if (has_case && !found) {
+			case_names(s, names, sizeof(names));
+			rep_error("cmdline", "%s: unknown case '%s' (valid in %s: %s)", key, e,
+				  s->name, names);
+			tot->selection_errors++;
+		}
+	}
+}
+
+void runner_select(const struct options *o, struct run_totals *tot)
+{
+	collect();
+	if (o->tests[0]) {
+		apply_list(o->tests, "tests=", true, tot);
+	} else {
+		for (unsigned i = 0; i < ncases; i++)
+			cases[i].selected = !(cases[i].tc->flags & T_EXPLICIT);
+	}
+	if (o->skip[0])
+		apply_list(o->skip, "skip=", false, tot);
+}
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The runner's own printf-style helpers for test_ctx (kernel/test.h). */
+bool t_fail(struct test_ctx *t, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	rl_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (t->result != RES_FAIL) {
+		t->result = RES_FAIL;
+		str_copy(t->reason, buf, sizeof(t->reason));
+	} else {
+		rep_diag("also failed: %s", buf);
+	}
+	t->failures++;
+	return false;
+}
+
+void t_skip(struct test_ctx *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->result == RES_FAIL)
+		return;		/* a failure already recorded wins */
+	t->result = RES_SKIP;
+	va_start(ap, fmt);
+	rl_vsnprintf(t->reason, sizeof(t->reason), fmt, ap);
+	va_end(ap);
+}
+
+void t_diag(struct test_ctx *t, const char *fmt, ...)
+{
+	char buf[REP_LINE_MAX - 8];
+	va_list ap;
+
+	(void)t;
+	va_start(ap, fmt);
+	rl_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	rep_diag("%s", buf);
+}
+
+void t_verbose(struct test_ctx *t, const char *fmt, ...)
+{
+	char buf[REP_LINE_MAX - 8];
+	va_list ap;
+
+	if (!t->verbose)
+		return;
+	va_start(ap, fmt);
+	rl_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	rep_diag("%s", buf);
+}
+
+uint64_t t_iters(const struct test_ctx *t, uint64_t full, uint64_t quick)
+{
+	if (t->iters)
+		return t->iters;
+	return t->quick ? quick : full;
+}
+
+bool t_expired(const struct test_ctx *t)
+{
+	/* Leave a quarter of the budget for reporting. */
+	if (!t->deadline_tsc)
+		return false;
+	uint64_t soft = t->start_tsc + (t->deadline_tsc - t->start_tsc) / 4 * 3;
+
+	return rdtsc_lfence() >= soft;
+}
+
+static void metric_name(struct test_ctx *t, const char *what, char *buf, size_t size)
+{
+	rl_snprintf(buf, size, "%s.%s", t->full_name, what);
+}
+
+void t_metric_dist(struct test_ctx *t, const char *what, uint64_t *samples, size_t n,
+		   const char *unit, const char *extra_fmt, ...)
+{
+	char name[160], extra[400] = "";
+	va_list ap;
+
+	metric_name(t, what, name, sizeof(name));
+	if (extra_fmt) {
+		va_start(ap, extra_fmt);
+		rl_vsnprintf(extra, sizeof(extra), extra_fmt, ap);
+		va_end(ap);
+	}
+	rep_metric_dist(name, samples, n, unit, extra);
+}
+
+void t_metric_value(struct test_ctx *t, const char *what, int64_t value, const char *unit,
+		    const char *extra_fmt, ...)
+{
+	char name[160], extra[400] = "";
+	va_list ap;
+
+	metric_name(t, what, name, sizeof(name));
+	if (extra_fmt) {
+		va_start(ap, extra_fmt);
+		rl_vsnprintf(extra, sizeof(extra), extra_fmt, ap);
+		va_end(ap);
+	}
+	rep_metric_value(name, value, unit, extra);
+}
+
+void runner_run(const struct options *o, uint64_t seed, struct run_totals *tot)
+{
+	unsigned plan = 0;
+
+	for (unsigned si = 0; si < nsuites; si++)
+		for (unsigned i = 0; i < ncases; i++)
+			if (cases[i].selected && cases[i].tc->suite == suites[si]) {
+				plan++;
+				break;
+			}
+	rep_plan(plan);
+	tot->suites = plan;
+
+	unsigned suite_idx = 0;
+
+	for (unsigned si = 0; si < nsuites; si++) {
+		const struct suite *s = suites[si];
+		unsigned nsel = 0, idx = 0, failed = 0, skipped = 0;
+
+		for (unsigned i = 0; i < ncases; i++)
+			if (cases[i].selected && cases[i].tc->suite == s)
+				nsel++;
+		if (!nsel)
+			continue;
+		rep_suite_begin(s->name, nsel);
+		if (s->summary)
+			rep_diag("%s", s->summary);
+		for (unsigned i = 0; i < ncases; i++) {
+			const struct test_case *tc = cases[i].tc;
+
+			if (!cases[i].selected || tc->suite != s)
+				continue;
+			static struct test_ctx t;
+
+			memset(&t, 0, sizeof(t));
+			t.tc = tc;
+			rl_snprintf(t.full_name, sizeof(t.full_name), "%s.%s", s->name, tc->name);
+			t.result = RES_PASS;
+			t.quick = o->quick;
+			t.verbose = o->verbose;
+			t.iters = o->iters;
+			t.seed = seed ^ name_hash(t.full_name);
+			rng_seed(&t.rng, t.seed);
+			uint64_t budget_ms = o->timeout_s ? (uint64_t)o->timeout_s * 1000u :
+					     tc->budget_ms ? tc->budget_ms : TEST_BUDGET_DEFAULT_MS;
+
+			t.start_tsc = rdtsc_lfence();
+			t.deadline_tsc = t.start_tsc + plat_ns_to_cycles(budget_ms * 1000000u);
+			plat_run_case(&t);
+			rep_case(++idx, tc->name, t.result, t.reason);
+			if (t.result == RES_PASS)
+				tot->passed++;
+			else if (t.result == RES_SKIP)
+				tot->skipped++, skipped++;
+			else
+				tot->failed++, failed++;
+		}
+		suite_idx++;
+		if (failed) {
+			char why[64];
+
+			rl_snprintf(why, sizeof(why), "%u of %u cases failed", failed, nsel);
+			rep_suite_end(suite_idx, s->name, RES_FAIL, why);
+		}
+		else if (skipped == nsel)
+			rep_suite_end(suite_idx, s->name, RES_SKIP, "all cases skipped");
+		else
+			rep_suite_end(suite_idx, s->name, RES_PASS, "");
+	}
+}

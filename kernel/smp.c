@@ -1,0 +1,248 @@
+/* Cross-CPU calls; see platform.h and smp.h.
+ *
+ * Each CPU has a one-slot mailbox in its percpu.  The poster writes fn/arg,
+ * bumps work_seq and rings the doorbell (VEC_CALL); the AP's idle loop runs
+ * the work under a CATCH_WORK catch point and sets done_seq.  A poster that
+ * waits too long sets abort_req and sends an NMI, whose handler unwinds the
+ * work (arch/x86/traps.c); an AP that does not answer even that is marked
+ * lost and never used again. */
+#include "kernel/smp.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/catch.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/traps.h"
+#include "arch/x86/tsc.h"
+#include "arch/x86/tsc_read.h"
+#include "arch/x86/vectors.h"
+#include "kernel/platform.h"
+#include "kernel/report.h"
+
+#define ABORT_GRACE_MS 200
+
+static void doorbell_irq(struct regs *r)
+{
+	(void)r;	/* waking from HLT is all it is for */
+}
+
+void smp_init_calls(void)
+{
+	irq_set_handler(VEC_CALL, doorbell_irq);
+}
+
+const char *plat_strerror(int rc)
+{
+	switch (rc) {
+	case PLAT_OK: return "ok";
+	case PLAT_TIMEOUT: return "no answer (CPU lost)";
+	case PLAT_FAULT: return "exception";
+	case PLAT_ABORTED: return "overran, aborted by NMI";
+	case PLAT_OFFLINE: return "CPU offline";
+	case PLAT_BUSY: return "CPU busy";
+	default: return "invalid request";
+	}
+}
+
+unsigned plat_ncpus(void)
+{
+	return ncpus;
+}
+
+bool plat_online(unsigned cpu)
+{
+	return cpu < ncpus && cpus[cpu] && cpus[cpu]->online && !cpus[cpu]->lost;
+}
+
+unsigned plat_this_cpu(void)
+{
+	return this_cpu()->index;
+}
+
+uint32_t plat_cpu_apic_id(unsigned cpu)
+{
+	return cpu < ncpus && cpus[cpu] ? cpus[cpu]->apic_id : 0xffffffffu;
+}
+
+unsigned plat_other_cpus(unsigned *out, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 1; i < ncpus && n < max; i++)
+		if (plat_online(i))
+			out[n++] = i;
+	return n;
+}
+
+unsigned smp_online_count(void)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < ncpus; i++)
+		if (plat_online(i))
+			n++;
+	return n;
+}
+
+static bool idle(const struct percpu *c)
+{
+	return __atomic_load_n(&c->done_seq, __ATOMIC_ACQUIRE) == c->work_seq;
+}
+
+int plat_post(unsigned cpu, plat_fn fn, void *arg)
+{
+	if (cpu >= ncpus || !fn)
+		return PLAT_INVALID;
+	if (!plat_online(cpu))
+		return PLAT_OFFLINE;
+	if (cpu == plat_this_cpu())
+		return PLAT_INVALID;
+	struct percpu *c = cpus[cpu];
+
+	while (__atomic_exchange_n(&c->post_lock, 1, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	if (!idle(c)) {
+		__atomic_store_n(&c->post_lock, 0, __ATOMIC_RELEASE);
+		return PLAT_BUSY;
+	}
+	c->work_fn = fn;
+	c->work_arg = arg;
+	c->work_status = PLAT_OK;
+	__atomic_store_n(&c->work_seq, c->work_seq + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&c->post_lock, 0, __ATOMIC_RELEASE);
+	apic_send(c->apic_id, APIC_DM_FIXED | VEC_CALL);
+	return PLAT_OK;
+}
+
+static bool wait_idle(struct percpu *c, uint64_t timeout_ms)
+{
+	uint64_t end = rdtsc() + tsc_ms_to_cycles(timeout_ms);
+
+	while (!idle(c)) {
+		if (rdtsc() > end)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+int plat_wait(unsigned cpu, uint64_t timeout_ms)
+{
+	if (cpu >= ncpus || !cpus[cpu])
+		return PLAT_INVALID;
+	struct percpu *c = cpus[cpu];
+
+	if (c->lost)
+		return PLAT_OFFLINE;
+	if (wait_idle(c, timeout_ms))
+		return c->work_status;
+	/* Ask it to unwind: the NMI gets through even with interrupts off. */
+	c->abort_req = 1;
+	apic_send(c->apic_id, APIC_DM_NMI);
+	if (wait_idle(c, ABORT_GRACE_MS))
+		return PLAT_ABORTED;
+	c->lost = true;
+	c->online = false;
+	rep_error("smp", "cpu %u (apic %u) stopped answering during %s; left out from now on",
+		  c->index, c->apic_id, this_cpu()->activity ? this_cpu()->activity : "?");
+	return PLAT_TIMEOUT;
+}
+
+int plat_call(unsigned cpu, plat_fn fn, void *arg, uint64_t timeout_ms)
+{
+	if (cpu == plat_this_cpu()) {
+		fn(arg);
+		return PLAT_OK;
+	}
+	int rc = plat_post(cpu, fn, arg);
+
+	return rc ? rc : plat_wait(cpu, timeout_ms);
+}
+
+int plat_call_many(const unsigned *list, unsigned n, plat_fn fn, void *arg,
+		   uint64_t timeout_ms, int *status)
+{
+	unsigned self = plat_this_cpu();
+	bool self_listed = false;
+	int first = PLAT_OK;
+
+	for (unsigned i = 0; i < n; i++) {
+		int rc = PLAT_OK;
+
+		if (list[i] == self)
+			self_listed = true;
+		else
+			rc = plat_post(list[i], fn, arg);
+		if (status)
+			status[i] = rc;
+		if (rc && first == PLAT_OK)
+			first = rc;
+	}
+	if (self_listed)
+		fn(arg);
+	for (unsigned i = 0; i < n; i++) {
+		if (list[i] == self || (status && status[i]))
+			continue;
+		int rc = plat_wait(list[i], timeout_ms);
+
+		if (status)
+			status[i] = rc;
+		if (rc && first == PLAT_OK)
+			first = rc;
+	}
+	return first;
+}
+
+static void run_work(struct percpu *c)
+{
+	struct catch_frame f;
+	plat_fn fn = c->work_fn;
+	void *arg = c->work_arg;
+	uint64_t seq = c->work_seq;
+
+	c->activity = "cross-CPU work";
+	catch_push(&f, CATCH_WORK);
+	if (catch_enter(&f) == 0) {
+		fn(arg);
+		catch_pop(&f);
+		c->work_status = PLAT_OK;
+	} else {
+		c->work_status = f.vector == CATCH_ABORT ? PLAT_ABORTED : PLAT_FAULT;
+	}
+	c->abort_req = 0;
+	c->activity = "idle";
+	sti();
+	__atomic_store_n(&c->done_seq, seq, __ATOMIC_RELEASE);
+}
+
+void smp_ap_idle_loop(void)
+{
+	struct percpu *c = this_cpu();
+
+	c->activity = "idle";
+	for (;;) {
+		cli();
+		if (!idle(c)) {
+			sti();
+			run_work(c);
+			continue;
+		}
+		safe_halt();
+	}
+}
+
+unsigned smp_quiesce(void)
+{
+	unsigned helped = 0;
+
+	for (unsigned i = 1; i < ncpus; i++) {
+		struct percpu *c = cpus[i];
+
+		if (!c || !c->online || c->lost || idle(c))
+			continue;
+		helped++;
+		int rc = plat_wait(i, 100);
+
+		if (rc == PLAT_ABORTED)
+			rep_warn("smp", "cpu %u was still running work after the test; aborted it", i);
+	}
+	return helped;
+}

@@ -1,0 +1,121 @@
+/* Writing a test.
+ *
+ * A suite is one file tests/<suite>.c:
+ *
+ *	#include "kernel/test.h"
+ *	SUITE(mysuite, 50, "what the suite checks");
+ *
+ *	TEST(mysuite, does_thing)
+ *	{
+ *		if (!feature) {
+ *			t_skip(t, "CPU lacks X (CPUID.1:ECX[n])");
+ *			return;
+ *		}
+ *		t_check(t, a == b, "a=%d, expected %d", a, b);
+ *	}
+ *
+ * The Makefile compiles every file in tests/; the linker collects the SUITE and
+ * TEST records (sections ringlab_suites / ringlab_tests), so adding a file
+ * adds a suite with no other edit.  Suites run in ascending `order`, cases
+ * in the order they appear in the file.
+ *
+ * A case ends passed unless it called t_fail() (or t_check() failed), or
+ * skipped if it called t_skip().  An unexpected exception or an overrun of
+ * the time budget stops it and marks it failed; the run continues.
+ * TEST_EX(suite, case, flags, budget_ms) sets flags (T_EXPLICIT: only when
+ * named in tests=suite.case) and a budget other than the default.
+ *
+ * Test code talks only to this header and kernel/platform.h when it should
+ * also build in the hosted (Linux user-space) runner; mark such a suite
+ * with SUITE_HOSTED instead of SUITE. */
+#ifndef RINGLAB_KERNEL_TEST_H
+#define RINGLAB_KERNEL_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "kernel/report.h"
+#include "lib/rand.h"
+
+struct test_ctx;
+
+struct suite {
+	const char *name;
+	int order;
+	const char *summary;
+	bool hosted;		/* also built into ringlab-hosted */
+};
+
+#define T_EXPLICIT	(1u << 0)	/* run only when named as suite.case */
+
+#define TEST_BUDGET_DEFAULT_MS	30000
+
+struct test_case {
+	const struct suite *suite;
+	const char *name;
+	void (*fn)(struct test_ctx *t);
+	unsigned flags;
+	unsigned budget_ms;	/* 0: TEST_BUDGET_DEFAULT_MS */
+	int line;
+};
+
+struct test_ctx {
+	const struct test_case *tc;
+	char full_name[96];	/* "suite.case" */
+	enum result result;
+	char reason[256];
+	unsigned failures;	/* t_fail calls */
+	bool quick, verbose;
+	uint64_t iters;		/* from iters=, 0 if not given */
+	uint64_t seed;
+	struct rng rng;
+	uint64_t start_tsc;
+	uint64_t deadline_tsc;	/* budget end on the TSC; 0 = none */
+};
+
+#define SUITE_DEFINE(id, order_, summary_, hosted_) \
+	static const struct suite suite_##id = { #id, order_, summary_, hosted_ }; \
+	static const struct suite *const suite_ptr_##id \
+		__attribute__((section("ringlab_suites"), used)) = &suite_##id
+
+#define SUITE(id, order_, summary_) SUITE_DEFINE(id, order_, summary_, false)
+#define SUITE_HOSTED(id, order_, summary_) SUITE_DEFINE(id, order_, summary_, true)
+
+#define TEST_EX(suite_id, case_id, flags_, budget_) \
+	static void test_##suite_id##__##case_id(struct test_ctx *t); \
+	static const struct test_case tc_##suite_id##__##case_id = { \
+		&suite_##suite_id, #case_id, test_##suite_id##__##case_id, \
+		flags_, budget_, __LINE__ }; \
+	static const struct test_case *const tcp_##suite_id##__##case_id \
+		__attribute__((section("ringlab_tests"), used)) = &tc_##suite_id##__##case_id; \
+	static void test_##suite_id##__##case_id(struct test_ctx *t __attribute__((unused)))
+
+#define TEST(suite_id, case_id) TEST_EX(suite_id, case_id, 0, 0)
+
+/* Record a failure (the first reason is the result line's; later ones are
+ * printed as diagnostics).  Returns false so callers can `return t_fail()`. */
+bool t_fail(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Mark the case skipped with a reason. */
+void t_skip(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A diagnostic line in the case's output. */
+void t_diag(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Only with `verbose`. */
+void t_verbose(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define t_check(t, cond, ...) ((cond) ? true : t_fail((t), __VA_ARGS__))
+
+/* Iteration count: iters= if given, else the quick or full default. */
+uint64_t t_iters(const struct test_ctx *t, uint64_t full, uint64_t quick);
+/* True once the case has used its budget, so long loops can stop early
+ * and report what they have (the hard stop comes later). */
+bool t_expired(const struct test_ctx *t);
+
+/* Metrics named <suite>.<case>.<what>; samples are sorted in place.
+ * extra_fmt adds key=value pairs (may be NULL). */
+void t_metric_dist(struct test_ctx *t, const char *what, uint64_t *samples, size_t n,
+		   const char *unit, const char *extra_fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void t_metric_value(struct test_ctx *t, const char *what, int64_t value, const char *unit,
+		    const char *extra_fmt, ...) __attribute__((format(printf, 5, 6)));
+
+#endif

@@ -1,0 +1,188 @@
+/* logcheck: check a ringlab log (docs/log-format.md) and the caller's
+ * expectations of it.  Exit 0 when all is well (one summary line on
+ * stdout), 1 when the log or an expectation fails (each problem on stderr),
+ * 2 for a usage error or an unreadable file.  The checking itself is in
+ * tools/logcheck_lib.c so the unit tests can drive it. */
+#include "tools/logcheck.h"
+#include "lib/parse.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: logcheck [--expect-status pass|fail|config-error|panic] [--qemu-exit N]\n"
+		"                [--require-metric NAME]... [--min-cases N] [--quiet] LOGFILE\n"
+		"LOGFILE '-' reads standard input.\n");
+	exit(2);
+}
+
+static void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "logcheck: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n");
+	usage();
+}
+
+static long parse_count(const char *opt, const char *arg)
+{
+	uint64_t v;
+
+	if (!parse_u64(slice_cstr(arg), &v) || v > LONG_MAX)
+		usage_error("bad number for %s", opt);
+	return (long)v;
+}
+
+/* The whole input in memory: the checker needs two passes and slices into
+ * it; logs are megabytes at most, and reading stdin leaves no choice. */
+static char *read_all(FILE *f, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+
+	if (!buf)
+		return NULL;
+	for (;;) {
+		if (n == cap) {
+			char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+
+		n += got;
+		if (got == 0) {
+			if (ferror(f)) {
+				free(buf);
+				return NULL;
+			}
+			break;
+		}
+	}
+	*len = n;
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const statuses[] = { "pass", "fail", "config-error", "panic" };
+	struct logcheck_opts o = { .qemu_exit = -1, .min_cases = -1 };
+	const char **req = calloc((size_t)argc, sizeof(*req));
+	const char *path = NULL;
+	bool quiet = false, no_more_opts = false;
+
+	if (!req)
+		return 2;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+		char name[32];
+
+		if (no_more_opts || a[0] != '-' || strcmp(a, "-") == 0) {
+			if (path)
+				usage_error("more than one LOGFILE ('%s')", a);
+			path = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			no_more_opts = true;
+			continue;
+		}
+		if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+			quiet = true;
+			continue;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+			usage();
+		/* Options with a value: `--opt VALUE` or `--opt=VALUE`. */
+		const char *eq = strchr(a, '=');
+		size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+
+		if (nl >= sizeof(name))
+			usage_error("unknown option '%s'", a);
+		memcpy(name, a, nl);
+		name[nl] = '\0';
+		if (strcmp(name, "--expect-status") && strcmp(name, "--qemu-exit") &&
+		    strcmp(name, "--require-metric") && strcmp(name, "--min-cases"))
+			usage_error("unknown option '%s'", a);
+		if (eq)
+			val = eq + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else
+			usage_error("%s needs a value", name);
+
+		if (strcmp(name, "--expect-status") == 0) {
+			bool ok = false;
+
+			for (size_t k = 0; k < 4; k++)
+				ok |= strcmp(val, statuses[k]) == 0;
+			if (!ok)
+				usage_error("--expect-status must be pass, fail, config-error or panic, not '%s'",
+					    val);
+			o.expect_status = val;
+		} else if (strcmp(name, "--qemu-exit") == 0) {
+			o.qemu_exit = parse_count(name, val);
+		} else if (strcmp(name, "--min-cases") == 0) {
+			o.min_cases = parse_count(name, val);
+		} else {
+			if (!*val)
+				usage_error("%s needs a non-empty name", name);
+			req[o.nrequire++] = val;
+		}
+	}
+	if (!path)
+		usage_error("%s", "no LOGFILE given");
+	o.require_metrics = req;
+
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	size_t len = 0;
+	char *text = f ? read_all(f, &len) : NULL;
+
+	if (!text) {
+		fprintf(stderr, "logcheck: cannot read %s: %s\n",
+			strcmp(path, "-") == 0 ? "standard input" : path, strerror(errno));
+		return 2;
+	}
+	if (f != stdin)
+		fclose(f);
+
+	/* About 13 KiB: keep it off the stack. */
+	struct logcheck_result *r = malloc(sizeof(*r));
+
+	if (!r) {
+		fprintf(stderr, "logcheck: out of memory\n");
+		return 2;
+	}
+	int bad = logcheck_buffer_opts(text, len, &o, r);
+
+	if (bad) {
+		size_t shown = r->nerrors < LOGCHECK_MAX_ERRORS ? r->nerrors : LOGCHECK_MAX_ERRORS;
+
+		for (size_t i = 0; i < shown; i++)
+			fprintf(stderr, "logcheck: error: %s\n", r->errors[i]);
+		if (r->nerrors > shown)
+			fprintf(stderr, "logcheck: error: ... and %zu more errors\n",
+				r->nerrors - shown);
+	} else if (!quiet) {
+		printf("logcheck: ok: %zu cases (%zu passed, %zu failed, %zu skipped) in %zu suites, "
+		       "%zu metrics, integrity ok (%zu lines, crc32 %08x), status=%s\n",
+		       r->cases, r->passed, r->failed, r->skipped, r->suites, r->metrics,
+		       r->lines_computed, (unsigned)r->crc_computed, r->status);
+	}
+	free(r);
+	free(text);
+	free(req);
+	return bad ? 1 : 0;
+}

@@ -1,0 +1,73 @@
+/* Checker for the ringlab log format (docs/log-format.md), as a library so
+ * that the unit tests can feed it logs built in memory and the CLI
+ * (tools/logcheck.c) stays a thin wrapper.  Host-only. */
+#ifndef RINGLAB_TOOLS_LOGCHECK_H
+#define RINGLAB_TOOLS_LOGCHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Only the first LOGCHECK_MAX_ERRORS messages are kept; nerrors still
+ * counts all of them, so a caller can say how many were left out. */
+#define LOGCHECK_MAX_ERRORS 64
+#define LOGCHECK_ERR_LEN    200
+
+struct logcheck_opts {
+	const char *expect_status;          /* NULL: any status is fine */
+	long qemu_exit;                     /* < 0: not checked */
+	long min_cases;                     /* < 0: not checked */
+	const char *const *require_metrics; /* exact `# metric` names */
+	size_t nrequire;
+};
+
+struct logcheck_result {
+	/* Where the judged run starts (1-based line in the whole input; 0 when
+	 * there is no start line) and how many start lines the input had. */
+	size_t start_line;
+	size_t runs;
+
+	/* Counted from the result lines: suites at level 0, cases at level 1.
+	 * timeouts are also counted in failed. */
+	size_t suites, cases, passed, failed, skipped, timeouts;
+	size_t metrics, hists;
+
+	/* `ringlab: N passed, N failed, N skipped` as printed. */
+	bool has_summary;
+	uint64_t sum_passed, sum_failed, sum_skipped;
+
+	/* `# exit: status=<s> code=<c>` as printed (status sanitised and cut
+	 * to fit when it is garbage). */
+	bool has_exit;
+	char status[24];
+	uint64_t code;
+
+	bool panic;
+
+	/* `# integrity: lines=<L> crc32=<hex8>`: the printed values and the
+	 * ones computed over the run; ok when both match. */
+	bool has_integrity;
+	uint64_t lines_expected;
+	size_t lines_computed;
+	uint32_t crc_expected, crc_computed;
+	bool integrity_ok;
+
+	size_t nerrors;
+	char errors[LOGCHECK_MAX_ERRORS][LOGCHECK_ERR_LEN];
+};
+
+/* Check a whole log (any bytes; it need not be NUL-terminated).  Returns 0
+ * when the log is valid, else nonzero with r->errors describing each
+ * problem, most with "line N: " (1-based, counted in the whole input). */
+int logcheck_buffer(const char *text, size_t len, struct logcheck_result *r);
+
+/* The same, plus the caller's expectations (opts may be NULL). */
+int logcheck_buffer_opts(const char *text, size_t len,
+			 const struct logcheck_opts *opts,
+			 struct logcheck_result *r);
+
+/* Check one `# metric ...` or `# hist ...` line (without indentation and
+ * line end) against the grammar.  On failure writes a reason to err. */
+bool logcheck_metric_line(const char *line, size_t n, char *err, size_t errsz);
+
+#endif
