@@ -62,6 +62,7 @@ struct percpu {
 	/* kernel/smp.c mailbox: one work item at a time */
 	void (*volatile work_fn)(void *);
 	void *volatile work_arg;
+	const char *volatile work_activity;	/* poster's activity, for dumps */
 	volatile uint64_t work_seq;	/* incremented when a work item is posted */
 	volatile uint64_t done_seq;	/* set to work_seq when it finished */
 	volatile int work_status;	/* PLAT_OK, PLAT_FAULT or PLAT_ABORTED */

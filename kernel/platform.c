@@ -65,7 +65,7 @@ void plat_run_case(struct test_ctx *t)
 		t->result = RES_TIMEOUT;
 		rl_snprintf(t->reason, sizeof(t->reason),
 			    "budget of %llu ms exceeded; stopped by the watchdog at rip=0x%llx",
-			    (unsigned long long)tsc_cycles_to_ns(t->deadline_tsc - t->start_tsc) / 1000000u,
+			    (unsigned long long)t->budget_ms,
 			    (unsigned long long)f.fault_rip);
 	} else {
 		t->result = RES_FAIL;

@@ -314,6 +314,7 @@ void runner_run(const struct options *o, uint64_t seed, struct run_totals *tot)
 			uint64_t budget_ms = o->timeout_s ? (uint64_t)o->timeout_s * 1000u :
 					     tc->budget_ms ? tc->budget_ms : TEST_BUDGET_DEFAULT_MS;
 
+			t.budget_ms = budget_ms;
 			t.start_tsc = rdtsc_lfence();
 			t.deadline_tsc = t.start_tsc + plat_ns_to_cycles(budget_ms * 1000000u);
 			plat_run_case(&t);

@@ -105,6 +105,7 @@ int plat_post(unsigned cpu, plat_fn fn, void *arg)
 	}
 	c->work_fn = fn;
 	c->work_arg = arg;
+	c->work_activity = this_cpu()->activity;
 	c->work_status = PLAT_OK;
 	__atomic_store_n(&c->work_seq, c->work_seq + 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->post_lock, 0, __ATOMIC_RELEASE);
@@ -198,7 +199,7 @@ static void run_work(struct percpu *c)
 	void *arg = c->work_arg;
 	uint64_t seq = c->work_seq;
 
-	c->activity = "cross-CPU work";
+	c->activity = c->work_activity ? c->work_activity : "cross-CPU work";
 	catch_push(&f, CATCH_WORK);
 	if (catch_enter(&f) == 0) {
 		fn(arg);

@@ -71,6 +71,7 @@ struct test_ctx {
 	struct rng rng;
 	uint64_t start_tsc;
 	uint64_t deadline_tsc;	/* budget end on the TSC; 0 = none */
+	uint64_t budget_ms;
 };
 
 #define SUITE_DEFINE(id, order_, summary_, hosted_) \
