@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "arch/x86/topology.h"
 
 #define MAX_CPUS	4096
 
@@ -46,6 +47,7 @@ struct percpu {
 	unsigned index;			/* 0..ncpus-1 */
 	uint32_t apic_id;		/* from the MADT; checked against CPUID */
 	uint32_t acpi_uid;
+	struct cpu_topo topo;		/* decoded on the CPU itself at bring-up */
 	volatile bool online;		/* answering cross-CPU calls */
 	volatile bool lost;		/* stopped answering; left out */
 

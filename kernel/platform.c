@@ -80,6 +80,13 @@ void plat_run_case(struct test_ctx *t)
 	if (apic_mode != APIC_MODE_NONE)
 		apic_write(APIC_TASKPRI, 0);
 	smp_quiesce();
+	if (apic_mode != apic_boot_mode) {
+		char why[120];
+
+		if (!smp_set_apic_mode(apic_boot_mode, why, sizeof(why)))
+			rep_error("apic", "could not restore %s mode after %s: %s",
+				  apic_mode_name(apic_boot_mode), t->full_name, why);
+	}
 	for (unsigned v = VEC_DYN_FIRST; v <= VEC_DYN_LAST; v++)
 		irq_free_vector(v);
 	mm_release(mark);

@@ -247,3 +247,139 @@ unsigned smp_quiesce(void)
 	}
 	return helped;
 }
+
+/* ---- APIC mode switching for the ipi suite ---- */
+
+#include "arch/x86/apic_timer.h"
+#include "kernel/kernel.h"
+#include "lib/printf.h"
+
+bool smp_apic_mode_allowed(enum apic_mode m, char *why, unsigned why_size)
+{
+	if (m == apic_boot_mode)
+		return true;
+	if (apic_mode_forced) {
+		rl_snprintf(why, why_size, "the APIC mode was forced or fell back at boot (%s)",
+			    apic_mode_name(apic_boot_mode));
+		return false;
+	}
+	if (m == APIC_MODE_XAPIC) {
+		for (unsigned i = 0; i < ncpus; i++)
+			if (plat_online(i) && cpus[i]->apic_id > 0xfe) {
+				rl_snprintf(why, why_size, "APIC ID %u does not fit xAPIC",
+					    cpus[i]->apic_id);
+				return false;
+			}
+		return true;
+	}
+	rl_snprintf(why, why_size, "CPUID.1:ECX[21] reports no x2APIC");
+	return boot_cpu.x2apic;
+}
+
+struct mode_switch {
+	enum apic_mode m;
+	volatile unsigned switched;
+	volatile int commit;
+	volatile unsigned failed;
+};
+
+static void ap_switch_mode(void *p)
+{
+	struct mode_switch *ms = p;
+	uint64_t flags = irq_save();
+	uint64_t end = rdtsc() + tsc_ms_to_cycles(2000);
+
+	if (!apic_cpu_switch_mode(ms->m, false))
+		__atomic_add_fetch(&ms->failed, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&ms->switched, 1, __ATOMIC_RELEASE);
+	/* No APIC access until the boot CPU has published the new mode. */
+	while (!__atomic_load_n(&ms->commit, __ATOMIC_ACQUIRE) && rdtsc() < end)
+		cpu_relax();
+	apic_cpu_init(false);
+	irq_restore(flags);
+}
+
+bool smp_set_apic_mode(enum apic_mode m, char *why, unsigned why_size)
+{
+	static struct mode_switch ms;
+	static unsigned list[MAX_CPUS];
+	unsigned n = plat_other_cpus(list, MAX_CPUS);
+
+	if (m == apic_mode)
+		return true;
+	if (!smp_apic_mode_allowed(m, why, why_size))
+		return false;
+	ms = (struct mode_switch){ .m = m };
+	for (unsigned i = 0; i < n; i++)
+		if (plat_post(list[i], ap_switch_mode, &ms) != PLAT_OK) {
+			rl_snprintf(why, why_size, "cpu %u did not take the mode-switch work", list[i]);
+			ms.commit = 1;
+			return false;
+		}
+	uint64_t end = rdtsc() + tsc_ms_to_cycles(2000);
+
+	while (__atomic_load_n(&ms.switched, __ATOMIC_ACQUIRE) < n && rdtsc() < end)
+		cpu_relax();
+	uint64_t flags = irq_save();
+	bool ok = apic_cpu_switch_mode(m, true);
+
+	apic_mode = m;
+	apic_cpu_init(true);
+	__atomic_store_n(&ms.commit, 1, __ATOMIC_RELEASE);
+	irq_restore(flags);
+	timer_release();	/* re-arm the watchdog on the new mode */
+	for (unsigned i = 0; i < n; i++)
+		if (plat_wait(list[i], 2000) != PLAT_OK)
+			ok = false;
+	if (!ok || ms.failed || ms.switched < n) {
+		rl_snprintf(why, why_size, "%u of %u CPUs failed to switch to %s", ms.failed + (n - ms.switched),
+			    n + 1, apic_mode_name(m));
+		return false;
+	}
+	return true;
+}
+
+/* ---- topology relations ---- */
+
+#include "lib/rand.h"
+
+enum cpu_rel cpu_relation(unsigned a, unsigned b)
+{
+	const struct cpu_topo *x = &cpus[a]->topo, *y = &cpus[b]->topo;
+
+	if (a == b)
+		return REL_SELF;
+	if (x->package != y->package)
+		return REL_PACKAGE;
+	if (x->core != y->core)
+		return REL_CORE;
+	return REL_SMT;
+}
+
+const char *cpu_rel_name(enum cpu_rel r)
+{
+	return r == REL_SMT ? "smt_sibling" : r == REL_CORE ? "same_package" :
+	       r == REL_PACKAGE ? "other_package" : "self";
+}
+
+unsigned cpus_with_relation(unsigned from, enum cpu_rel r, unsigned *out, unsigned max,
+			    struct rng *rng)
+{
+	unsigned seen = 0, n = 0;
+
+	/* Reservoir sampling: one pass, uniform, bounded output. */
+	for (unsigned i = 0; i < ncpus; i++) {
+		if (i == from || !plat_online(i) || cpu_relation(from, i) != r)
+			continue;
+		seen++;
+		if (n < max) {
+			out[n++] = i;
+		} else {
+			uint64_t k = rng_below(rng, seen);
+
+			if (k < max)
+				out[k] = i;
+		}
+	}
+	return n;
+}

@@ -18,6 +18,8 @@
 #define MADT_PCAT_COMPAT	(1u << 0)
 
 enum apic_mode apic_mode;
+enum apic_mode apic_boot_mode;
+bool apic_mode_forced;	/* apic= given, or the x2APIC enable fell back */
 static volatile uint8_t *xapic_base;
 static uint64_t xapic_phys;
 volatile uint64_t apic_error_irqs;
@@ -240,6 +242,10 @@ bool apic_bsp_init(const struct options *o, const struct acpi_info *ai)
 		wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE);
 		apic_mode = APIC_MODE_XAPIC;
 	}
+	apic_boot_mode = apic_mode;
+	if (o->apic != APIC_AUTO || (o->simulate & SIM_X2APIC_NOSTICK) ||
+	    (has_x2 && !fw_x2 && apic_mode == APIC_MODE_XAPIC))
+		apic_mode_forced = true;
 	if (apic_mode == APIC_MODE_XAPIC && !xapic_base) {
 		apic_mode = APIC_MODE_NONE;
 		return false;

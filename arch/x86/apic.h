@@ -19,6 +19,8 @@ struct options;
 struct acpi_info;
 
 extern enum apic_mode apic_mode;
+extern enum apic_mode apic_boot_mode;	/* the mode chosen at boot */
+extern bool apic_mode_forced;	/* apic= given or fallback happened */
 
 const char *apic_mode_name(enum apic_mode m);
 

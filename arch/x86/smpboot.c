@@ -12,6 +12,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/paging.h"
+#include "arch/x86/topology.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
 #include "kernel/cmdline.h"
@@ -95,6 +96,7 @@ static void ap_entry(struct percpu *p)
 	p->activity = "bring-up";
 	desc_load_cpu(p);
 	apic_cpu_init(false);
+	topo_read(&p->topo);
 	p->start_tsc = rdtsc();
 	p->online = true;
 	__atomic_store_n(&p->stage, AP_ONLINE, __ATOMIC_RELEASE);
@@ -204,6 +206,7 @@ void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
 
 	memset(&result, 0, sizeof(result));
 	cpus[0]->apic_id = bsp_id;
+	topo_read(&cpus[0]->topo);
 	cpus[0]->online = true;
 	cpus[0]->stage = AP_ONLINE;
 	if (ai->have_madt) {

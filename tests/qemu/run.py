@@ -189,7 +189,7 @@ def cases(args):
              append="tests=smp,apic quick", timeout=180, mem="2G",
              checks=[online(288), idval("apic", "^x2apic$"),
                      has(r"# apic: firmware handed over in x2APIC mode"),
-                     metric("smp.start.latency", r"n=287\b")],
+                     metric("smp.start_latency.latency", r"n=287\b")],
              needs="x2apic-tcg"),
         Case("xapic-forced", smp="4", append="apic=xapic tests=smp,apic,ipi,fault quick",
              checks=[online(4), idval("apic", "^xapic$")]),

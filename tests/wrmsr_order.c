@@ -1,0 +1,172 @@
+/* wrmsr_order: is a store that precedes an x2APIC ICR WRMSR always visible
+ * to the receiving CPU's interrupt handler?
+ *
+ * The SDM lists WRMSR to the x2APIC MSRs as not serializing, so earlier
+ * stores may still sit in the store buffer when the IPI goes out; Linux
+ * puts MFENCE;LFENCE (weak_wrmsr_fence) before such writes, and since 2023
+ * skips it on AMD, where these WRMSRs serialize ("x86/barrier: Do not
+ * serialize MSR accesses on AMD").  Here the sender writes a fresh
+ * sequence number, then sends the IPI; the handler reads the number; a
+ * value older than the one stored before the IPI is a stale read.
+ *
+ * To give the store buffer something to drain, the sender first writes
+ * BALLAST lines that the receiver's handler has just read, so each needs
+ * an ownership request before it can become visible, and the sequence
+ * store queues behind them (stores leave the buffer in order).
+ *
+ * What the experiment can and cannot show: one stale read proves that the
+ * fence is needed on this CPU.  Zero stale reads prove nothing: the
+ * window is a few nanoseconds against an IPI delivery of hundreds, and a
+ * different microcode, load, distance or luck can open it.  So without a
+ * fence the count is reported as the measured answer (fence_needed=yes or
+ * not-observed), never as a pass; only a stale read *with* MFENCE;LFENCE
+ * fails, because that would mean the documented remedy does not work.
+ *
+ * Negative control: the "late" variant stores the number only after the
+ * handler has read it, so every round must count as stale; if it does
+ * not, the detector is broken and the case fails. */
+#include "kernel/test.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/traps.h"
+#include "arch/x86/tsc.h"
+#include "arch/x86/tsc_read.h"
+#include "kernel/kernel.h"
+#include "kernel/percpu.h"
+#include "kernel/platform.h"
+#include "kernel/smp.h"
+
+SUITE(wrmsr_order, 75, "store -> x2APIC ICR WRMSR -> handler: stale reads per fence variant");
+
+#define BALLAST 16
+
+struct wo {
+	volatile uint64_t seq __attribute__((aligned(64)));
+	volatile uint64_t seen __attribute__((aligned(64)));
+	volatile uint64_t handled __attribute__((aligned(64)));
+	volatile uint64_t ballast[BALLAST][8] __attribute__((aligned(64)));
+};
+static struct wo *wo;
+
+static void wo_irq(struct regs *r)
+{
+	uint64_t sum = 0;
+
+	(void)r;
+	/* Read the ballast first: pulls the lines into this CPU's cache so
+	 * the sender's next stores to them need ownership requests. */
+	for (unsigned i = 0; i < BALLAST; i++)
+		sum += wo->ballast[i][0];
+	__asm__ volatile("" ::"r"(sum));
+	wo->seen = wo->seq;
+	__atomic_store_n(&wo->handled, wo->handled + 1, __ATOMIC_RELEASE);
+}
+
+enum variant { V_NONE, V_LFENCE, V_MFENCE, V_MFENCE_LFENCE, V_LATE, NVARIANTS };
+static const char *const vname[] = { "none", "lfence", "mfence", "mfence_lfence", "late_control" };
+
+static bool wait_handled(uint64_t want)
+{
+	uint64_t end = rdtsc() + tsc_us_to_cycles(T_LOST_US);
+
+	while (__atomic_load_n(&wo->handled, __ATOMIC_ACQUIRE) < want)
+		if (rdtsc() > end)
+			return false;
+	return true;
+}
+
+/* One run of n rounds; returns stale reads, counts lost IPIs. */
+static uint64_t run_variant(enum variant v, uint32_t dest, unsigned vec, uint64_t n,
+			    uint64_t *lost)
+{
+	uint64_t stale = 0;
+
+	*lost = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t want = wo->handled + 1, seq = wo->seq + 1;
+
+		for (unsigned b = 0; b < BALLAST; b++)
+			wo->ballast[b][0] = seq;
+		if (v != V_LATE)
+			wo->seq = seq;
+		switch (v) {
+		case V_LFENCE:
+			__asm__ volatile("lfence" ::: "memory");
+			break;
+		case V_MFENCE:
+			__asm__ volatile("mfence" ::: "memory");
+			break;
+		case V_MFENCE_LFENCE:
+			__asm__ volatile("mfence; lfence" ::: "memory");
+			break;
+		default:
+			barrier();	/* compiler order only */
+			break;
+		}
+		wrmsr(MSR_X2APIC_ICR, ((uint64_t)dest << 32) | APIC_DM_FIXED | vec);
+		if (!wait_handled(want)) {
+			(*lost)++;
+			wo->handled = want;
+			wo->seq = seq;
+			continue;
+		}
+		if (v == V_LATE)
+			wo->seq = seq;
+		if (wo->seen < seq)
+			stale++;
+	}
+	return stale;
+}
+
+TEST_EX(wrmsr_order, stale_reads, 0, 120000)
+{
+	unsigned rx[1];
+	enum cpu_rel rel = REL_PACKAGE;
+
+	if (apic_mode != APIC_MODE_X2APIC) {
+		t_skip(t, "needs x2APIC mode: in xAPIC mode the ICR write is an uncached MMIO store, not a WRMSR");
+		return;
+	}
+	/* The farthest receiver available: another package, else another
+	 * core, else an SMT sibling. */
+	unsigned got = 0;
+
+	for (rel = REL_PACKAGE; rel >= REL_SMT && !got; rel--)
+		got = cpus_with_relation(0, rel, rx, 1, &t->rng);
+	rel++;
+	if (!got) {
+		t_skip(t, "needs a second CPU");
+		return;
+	}
+	wo = plat_alloc(sizeof(*wo));
+	unsigned vec = irq_alloc_vector(wo_irq);
+
+	if (!wo || !vec) {
+		t_fail(t, "no memory or vector");
+		return;
+	}
+	uint64_t n = t_iters(t, 200000, 2000);
+	uint32_t dest = plat_cpu_apic_id(rx[0]);
+
+	t_diag(t, "sender cpu 0, receiver cpu %u (%s), %llu rounds per variant, vendor %s",
+	       rx[0], cpu_rel_name(rel), (unsigned long long)n, boot_cpu.vendor_str);
+	for (int v = 0; v < NVARIANTS; v++) {
+		uint64_t lost, stale = run_variant((enum variant)v, dest, vec, n, &lost);
+		const char *needed = v == V_NONE ? (stale ? " fence_needed=yes" : " fence_needed=not-observed") : "";
+
+		t_metric_value(t, vname[v], (int64_t)stale, "count",
+			       "n=%llu lost=%llu vendor=%s receiver=cpu%u relation=%s%s",
+			       (unsigned long long)n, (unsigned long long)lost,
+			       boot_cpu.vendor_str, rx[0], cpu_rel_name(rel), needed);
+		t_check(t, lost == 0, "%s: %llu IPIs never reached the handler", vname[v],
+			(unsigned long long)lost);
+		if (v == V_MFENCE_LFENCE)
+			t_check(t, stale == 0, "%llu stale reads even with MFENCE;LFENCE before the WRMSR",
+				(unsigned long long)stale);
+		if (v == V_LATE)
+			t_check(t, stale == n - lost, "negative control: %llu of %llu late stores detected as stale",
+				(unsigned long long)stale, (unsigned long long)(n - lost));
+	}
+	irq_free_vector(vec);
+}
