@@ -67,7 +67,7 @@ static void parse_console(struct options *o, struct slice v)
 	if (dev.n == 5 && memcmp(dev.p, "ttyS", 4) == 0 && dev.p[4] >= '0' && dev.p[4] <= '3') {
 		port = com[dev.p[4] - '0'];
 	} else if (dev.n > 3 && memcmp(dev.p, "io:", 3) == 0) {
-		if (!parse_u64(slice_of(dev.p + 3, dev.n - 3), &port) || port == 0 ||
+		if (!parse_u64(slice_of(dev.p + 3, dev.n - 3), &port) || port < 0x100 ||
 		    port > 0xfff8) {
 			error(o, "cmdline: console=%s: bad I/O port (expected io:0x100..0xfff8)",
 			      echo(v, e, sizeof(e)));
@@ -109,7 +109,7 @@ static void append_list(struct options *o, char *dst, const char *key, struct sl
 			return;
 		}
 	}
-	if (have + (have ? 1 : 0) + v.n + 1 > CMDLINE_LIST_MAX) {
+	if (have + (have && v.n ? 1 : 0) + v.n + 1 > CMDLINE_LIST_MAX) {
 		error(o, "cmdline: %s list longer than %d characters", key, CMDLINE_LIST_MAX - 1);
 		return;
 	}

@@ -157,7 +157,7 @@ TEST(apic, self_ipi)
 TEST(apic, fixed_all)
 {
 	unsigned vec, list[1];
-	uint64_t rounds = t_iters(t, 1000, 20);
+	uint64_t want = t_iters(t, 1000, 20), rounds = 0;
 
 	if (!plat_other_cpus(list, 1)) {
 		t_skip(t, "needs a second CPU");
@@ -168,7 +168,7 @@ TEST(apic, fixed_all)
 	unsigned n = plat_ncpus();
 	uint64_t lost = 0, sent = 0;
 
-	for (uint64_t r = 1; r <= rounds && !t_expired(t); r++) {
+	for (uint64_t r = 1; r <= want && !t_expired(t); r++) {
 		for (unsigned i = 1; i < n; i++)
 			if (plat_online(i)) {
 				apic_send(plat_cpu_apic_id(i), APIC_DM_FIXED | vec);
@@ -203,7 +203,7 @@ TEST(apic, fixed_all)
 TEST(apic, allbut_self)
 {
 	unsigned vec, list[1];
-	uint64_t rounds = t_iters(t, 1000, 20), lost = 0;
+	uint64_t want = t_iters(t, 1000, 20), rounds = 0, lost = 0;
 
 	if (!plat_other_cpus(list, 1)) {
 		t_skip(t, "needs a second CPU");
@@ -213,7 +213,7 @@ TEST(apic, allbut_self)
 		return;
 	unsigned n = plat_ncpus();
 
-	for (uint64_t r = 1; r <= rounds && !t_expired(t); r++) {
+	for (uint64_t r = 1; r <= want && !t_expired(t); r++) {
 		apic_send(0, APIC_DEST_ALLBUT | APIC_DM_FIXED | vec);
 		for (unsigned i = 1; i < n; i++)
 			if (plat_online(i) && !wait_count(i, r, T_LOST_US)) {

@@ -5,7 +5,7 @@
 #include "arch/x86/tsc_read.h"
 #include "kernel/platform.h"
 
-SUITE(tsc, 40, "TSC calibration agreement, monotonicity");
+SUITE(tsc, 40, "TSC calibration agreement, monotonicity, invariance, TSC_ADJUST, cross-CPU sync");
 
 /* Agreement tolerance between a measured reference and the chosen
  * frequency: the measurement's own uncertainty plus 0.1% (1000 ppm);
@@ -87,4 +87,276 @@ TEST(tsc, monotonic)
 		       "n=%zu worst=%llu variant=rdtsc", n, (unsigned long long)worst);
 	t_check(t, back == 0, "plain RDTSC went backwards %zu times on one CPU (worst %llu cycles)",
 		back, (unsigned long long)worst);
+}
+
+/* ---- invariant TSC, TSC_ADJUST, cross-CPU synchronization ---- */
+
+#include "arch/x86/acpi.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/fault.h"
+#include "arch/x86/msr.h"
+#include "kernel/kernel.h"
+#include "kernel/percpu.h"
+#include "kernel/smp.h"
+
+/* A CPU that claims an invariant TSC fails tsc.sync when its TSC is
+ * proven to differ from the boot CPU's by more than this. */
+#define TSC_SYNC_LIMIT_NS	1000
+/* Synthetic offset for the negative control, in cycles. */
+#define TSC_SYNC_CONTROL	100000
+
+TEST(tsc, invariant)
+{
+	const struct tsc_calibration *cal = tsc_get_calibration();
+
+	t_diag(t, "invariant TSC (CPUID.80000007H:EDX[8]): %s", boot_cpu.invariant_tsc ? "yes" : "no");
+	if (!boot_cpu.invariant_tsc) {
+		t_skip(t, "CPU does not claim an invariant TSC");
+		return;
+	}
+	/* An invariant TSC keeps its rate: re-measure now, after the run has
+	 * loaded the machine, against the same reference as at boot. */
+	const struct tsc_ref *r = NULL;
+
+	for (unsigned i = TSC_REF_HPET; i <= TSC_REF_PIT; i++)
+		if (cal->ref[i].ok && cal->ref[i].measured) {
+			r = &cal->ref[i];
+			break;
+		}
+	if (!r) {
+		t_skip(t, "no measured reference to re-check the rate against");
+		return;
+	}
+	uint64_t boot_hz = r->hz;
+
+	static struct tsc_calibration now;
+	uint64_t hz = 0;
+
+	tsc_measure(&now, &acpi, true);
+	for (unsigned i = 0; i < TSC_NREFS; i++)
+		if (now.ref[i].name == r->name && now.ref[i].ok)
+			hz = now.ref[i].hz;
+	int64_t d = (int64_t)hz - (int64_t)boot_hz;
+	int64_t ppm = boot_hz ? d * 1000000 / (int64_t)boot_hz : 0;
+
+	t_metric_value(t, "rate_change", ppm, "ppm", "ref=%s boot_hz=%llu now_hz=%llu", r->name,
+		       (unsigned long long)boot_hz, (unsigned long long)hz);
+	t_check(t, hz && (ppm < 0 ? -ppm : ppm) <= (int64_t)(TSC_AGREE_PPM + 2 * r->err_ppm),
+		"TSC rate against %s changed by %lld ppm since boot", r->name, (long long)ppm);
+}
+
+static uint64_t *adj;
+static bool *adj_ok;
+
+static void read_adjust(void *p)
+{
+	(void)p;
+	unsigned me = plat_this_cpu();
+
+	adj_ok[me] = fault_none(rdmsr_safe(MSR_IA32_TSC_ADJUST, &adj[me]));
+}
+
+TEST(tsc, tsc_adjust)
+{
+	static unsigned list[MAX_CPUS];
+	unsigned n = 0;
+
+	if (!boot_cpu.tsc_adjust) {
+		t_skip(t, "CPU lacks IA32_TSC_ADJUST (CPUID.7.0:EBX[1])");
+		return;
+	}
+	adj = plat_alloc(plat_ncpus() * sizeof(uint64_t));
+	adj_ok = plat_alloc(plat_ncpus() * sizeof(bool));
+	if (!adj || !adj_ok) {
+		t_fail(t, "no memory");
+		return;
+	}
+	for (unsigned i = 0; i < plat_ncpus(); i++)
+		if (plat_online(i))
+			list[n++] = i;
+	if (plat_call_many(list, n, read_adjust, 0, 2000, NULL) != PLAT_OK) {
+		t_fail(t, "could not read TSC_ADJUST on every CPU");
+		return;
+	}
+	unsigned nonzero = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		unsigned i = list[k];
+
+		if (!adj_ok[i]) {
+			t_fail(t, "cpu %u: RDMSR IA32_TSC_ADJUST faulted", i);
+			continue;
+		}
+		if (adj[i])
+			nonzero++;
+		if (adj[i] || t->verbose)
+			t_diag(t, "cpu %u: TSC_ADJUST %lld", i, (long long)adj[i]);
+		/* Within a package the firmware must have written the same
+		 * value everywhere (Linux corrects and warns otherwise). */
+		for (unsigned m = 0; m < k; m++) {
+			unsigned j = list[m];
+
+			if (cpus[i]->topo.package == cpus[j]->topo.package && adj[i] != adj[j]) {
+				t_fail(t, "TSC_ADJUST differs inside package %u: cpu %u %lld, cpu %u %lld",
+				       cpus[i]->topo.package, j, (long long)adj[j], i, (long long)adj[i]);
+				break;
+			}
+		}
+	}
+	t_metric_value(t, "nonzero", nonzero, "count", "cpus=%u", n);
+}
+
+/* Offset of a CPU's TSC against CPU 0's, by round trips through one cache
+ * line: CPU 0 reads t0, posts a request; the other CPU reads t1 on seeing
+ * it and answers; CPU 0 reads t2.  The other clock's offset theta obeys
+ * t0 <= t1 - theta <= t2, so each round bounds theta to [t1-t2, t1-t0];
+ * the intersection over all rounds is the measured bound.  An offset is
+ * proven when the whole interval lies on one side of 0. */
+struct sync_line {
+	volatile uint64_t req __attribute__((aligned(64)));
+	volatile uint64_t ack;
+	volatile uint64_t t1;
+	int64_t fake_offset;	/* negative control: added to the answer */
+	volatile int stop;
+};
+static struct sync_line *sl;
+
+static void sync_responder(void *p)
+{
+	(void)p;
+	uint64_t seen = 0;
+
+	while (!sl->stop) {
+		uint64_t q = __atomic_load_n(&sl->req, __ATOMIC_ACQUIRE);
+
+		if (q == seen) {
+			cpu_relax();
+			continue;
+		}
+		sl->t1 = rdtsc_lfence() + (uint64_t)sl->fake_offset;
+		__atomic_store_n(&sl->ack, q, __ATOMIC_RELEASE);
+		seen = q;
+	}
+}
+
+static int64_t llabs_i64(int64_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+struct sync_bound {
+	int64_t lo, hi;		/* theta in [lo, hi] cycles */
+	uint64_t best_rtt;
+	unsigned rounds;
+};
+
+static bool measure_sync(unsigned cpu, unsigned rounds, int64_t fake, struct sync_bound *b)
+{
+	sl->req = sl->ack = 0;
+	sl->stop = 0;
+	sl->fake_offset = fake;
+	*b = (struct sync_bound){ INT64_MIN, INT64_MAX, UINT64_MAX, 0 };
+	if (plat_post(cpu, sync_responder, 0) != PLAT_OK)
+		return false;
+	uint64_t flags = plat_irq_save();
+
+	for (unsigned k = 1; k <= rounds; k++) {
+		uint64_t t0 = rdtsc_lfence();
+
+		__atomic_store_n(&sl->req, k, __ATOMIC_RELEASE);
+		uint64_t end = t0 + tsc_ms_to_cycles(T_LOST_US / 1000);
+
+		while (__atomic_load_n(&sl->ack, __ATOMIC_ACQUIRE) != k)
+			if (rdtsc_plain() > end)
+				goto out;
+		uint64_t t2 = rdtsc_lfence(), t1 = sl->t1;
+		int64_t lo = (int64_t)(t1 - t2), hi = (int64_t)(t1 - t0);
+
+		if (lo > b->lo)
+			b->lo = lo;
+		if (hi < b->hi)
+			b->hi = hi;
+		if (t2 - t0 < b->best_rtt)
+			b->best_rtt = t2 - t0;
+		b->rounds++;
+	}
+out:
+	plat_irq_restore(flags);
+	sl->stop = 1;
+	return plat_wait(cpu, 2000) == PLAT_OK && b->rounds == rounds;
+}
+
+static uint64_t proven_ns(const struct sync_bound *b)
+{
+	int64_t c = b->lo > 0 ? b->lo : b->hi < 0 ? -b->hi : 0;
+
+	return tsc_cycles_to_ns((uint64_t)c);
+}
+
+TEST(tsc, sync)
+{
+	unsigned others[32];
+	unsigned n = 0;
+	unsigned rounds = (unsigned)t_iters(t, 20000, 500);
+
+	sl = plat_alloc(sizeof(*sl));
+	if (!sl) {
+		t_fail(t, "no memory");
+		return;
+	}
+	/* A bounded sample of CPUs: every relation represented. */
+	static const enum cpu_rel rels[] = { REL_SMT, REL_CORE, REL_PACKAGE };
+
+	for (unsigned r = 0; r < 3; r++)
+		n += cpus_with_relation(0, rels[r], others + n, 32 / 3, &t->rng);
+	if (!n) {
+		t_skip(t, "needs a second CPU");
+		return;
+	}
+	/* Negative control: a planted offset must be measured and proven. */
+	struct sync_bound b;
+
+	if (!measure_sync(others[0], rounds, TSC_SYNC_CONTROL, &b)) {
+		t_fail(t, "control run with cpu %u did not complete", others[0]);
+		return;
+	}
+	t_check(t, b.lo <= TSC_SYNC_CONTROL + (int64_t)b.best_rtt && b.hi >= TSC_SYNC_CONTROL - (int64_t)b.best_rtt &&
+		b.lo > 0, "control: planted offset %d cycles measured as [%lld, %lld]",
+		TSC_SYNC_CONTROL, (long long)b.lo, (long long)b.hi);
+
+	uint64_t *bound = plat_alloc(n * sizeof(uint64_t));
+	uint64_t worst = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned c = others[i];
+
+		if (!measure_sync(c, rounds, 0, &b)) {
+			t_fail(t, "cpu %u did not answer the sync rounds", c);
+			continue;
+		}
+		uint64_t pr = proven_ns(&b);
+		uint64_t mag = tsc_cycles_to_ns((uint64_t)(b.hi - b.lo) / 2);
+
+		bound[i] = tsc_cycles_to_ns((uint64_t)(llabs_i64(b.lo) > llabs_i64(b.hi) ? llabs_i64(b.lo) : llabs_i64(b.hi)));
+		if (pr > worst)
+			worst = pr;
+		if (b.lo > b.hi)
+			t_diag(t, "cpu %u: bounds cross ([%lld, %lld]): the offset changed during the measurement",
+			       c, (long long)b.lo, (long long)b.hi);
+		if (pr || t->verbose || i < 4)
+			t_diag(t, "cpu %u (%s): offset in [%lld, %lld] cycles, best round trip %llu; proven offset %llu ns, +-%llu ns",
+			       c, cpu_rel_name(cpu_relation(0, c)), (long long)b.lo, (long long)b.hi,
+			       (unsigned long long)b.best_rtt, (unsigned long long)pr,
+			       (unsigned long long)mag);
+		if (boot_cpu.invariant_tsc)
+			t_check(t, pr <= TSC_SYNC_LIMIT_NS,
+				"cpu %u: TSC differs from cpu 0 by at least %llu ns (limit %d ns) although the TSC is invariant",
+				c, (unsigned long long)pr, TSC_SYNC_LIMIT_NS);
+	}
+	t_metric_dist(t, "offset_bound", bound, n, "ns",
+		      "worst_proven_ns=%llu limit_ns=%d invariant=%s rounds=%u method=round-trip-intersection",
+		      (unsigned long long)worst, TSC_SYNC_LIMIT_NS, boot_cpu.invariant_tsc ? "yes" : "no",
+		      rounds);
+	if (!boot_cpu.invariant_tsc && worst > TSC_SYNC_LIMIT_NS)
+		t_diag(t, "offsets above the limit are reported, not failed: the CPU does not claim an invariant TSC");
 }

@@ -233,6 +233,14 @@ static void ref_cpuid(struct tsc_calibration *c)
 
 void tsc_calibrate(const struct acpi_info *ai, bool quick)
 {
+	tsc_measure(&cal, ai, quick);
+	tsc_hz = cal.hz;
+}
+
+void tsc_measure(struct tsc_calibration *out, const struct acpi_info *ai, bool quick)
+{
+	struct tsc_calibration cal;
+
 	static const char *const names[TSC_NREFS] = {
 		[TSC_REF_CPUID15] = "cpuid15", [TSC_REF_HYPERVISOR] = "hypervisor",
 		[TSC_REF_HPET] = "hpet", [TSC_REF_PMTIMER] = "pmtimer",
@@ -296,7 +304,7 @@ void tsc_calibrate(const struct acpi_info *ai, bool quick)
 		cal.hz = tsc_hz;
 		cal.source = "guess";
 	}
-	tsc_hz = cal.hz;
+	*out = cal;
 }
 
 const struct tsc_calibration *tsc_get_calibration(void)

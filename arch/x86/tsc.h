@@ -40,7 +40,10 @@ struct tsc_calibration {
 extern uint64_t tsc_hz;		/* a safe guess until tsc_calibrate() */
 
 void tsc_early_guess(void);
+/* Measure every reference and set tsc_hz (boot). */
 void tsc_calibrate(const struct acpi_info *ai, bool quick);
+/* Measure into *out without changing tsc_hz or the boot calibration. */
+void tsc_measure(struct tsc_calibration *out, const struct acpi_info *ai, bool quick);
 const struct tsc_calibration *tsc_get_calibration(void);
 
 /* Deviation of hz from the chosen frequency, in ppm (signed). */

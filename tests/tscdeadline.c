@@ -1,0 +1,396 @@
+/* tscdeadline: how the TSC-deadline timer behaves, and what an immediate
+ * deadline costs (kvm-unit-tests' vmexit tscdeadline_immed).
+ *
+ * The LVT timer is put in TSC-deadline mode before the deadline MSR is
+ * written (SDM vol. 3 §11.5.4.1: otherwise the write is ignored), with the
+ * MFENCE Linux uses between the two (arch/x86/apic_timer.c).  The timer is
+ * claimed from the runner's watchdog for each case (timer_claim), so every
+ * wait here is bounded on its own:
+ *   - spin waits by the TSC;
+ *   - HLT waits by a backstop: a second CPU sends an IPI if the timer has
+ *     not fired 50 ms after its deadline, so a lost timer interrupt cannot
+ *     leave the CPU halted forever.  Without a second CPU the HLT
+ *     measurements are skipped, with that reason.
+ * Latency = TSC at handler entry - deadline, in ns; it includes interrupt
+ * delivery and the entry stub (a few hundred cycles), nothing is
+ * subtracted.
+ *
+ * Where the CPU lacks TSC-deadline, those cases skip and oneshot_latency
+ * runs the same measurement on the LAPIC one-shot count timer, whose rate
+ * was calibrated against the TSC at boot (timer_count_hz). */
+#include "kernel/test.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/apic_timer.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/traps.h"
+#include "arch/x86/tsc.h"
+#include "arch/x86/tsc_read.h"
+#include "kernel/percpu.h"
+#include "kernel/platform.h"
+
+SUITE(tscdeadline, 80, "TSC-deadline timer: latency (HLT/spin), disarm, re-arm, past deadline, no loss, immediate cost; one-shot fallback");
+
+#define BACKSTOP_MS	50
+
+static volatile uint64_t fired_tsc, fired_count;
+
+static void timer_cb(struct regs *r)
+{
+	(void)r;
+	fired_tsc = rdtsc_lfence();
+	fired_count++;
+}
+
+/* ---- the backstop CPU for HLT waits ---- */
+
+static struct {
+	volatile uint64_t when;		/* TSC at which to wake the BSP; 0 = idle */
+	volatile int stop;
+	volatile uint64_t sent;
+	unsigned vec;
+	unsigned cpu;
+	bool running;
+} bs;
+
+static void backstop_irq(struct regs *r)
+{
+	(void)r;
+}
+
+static void backstop_worker(void *p)
+{
+	(void)p;
+	uint32_t bsp = plat_cpu_apic_id(0);
+
+	while (!bs.stop) {
+		uint64_t w = bs.when, now = rdtsc();
+
+		/* Keep waking the BSP every 10 ms until it clears `when`, so
+		 * an unsynchronized TSC cannot make it go back to sleep. */
+		if (w && now > w &&
+		    __atomic_compare_exchange_n(&bs.when, &w, now + tsc_ms_to_cycles(10), 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			bs.sent++;
+			apic_send(bsp, APIC_DM_FIXED | bs.vec);
+		}
+		cpu_relax();
+	}
+}
+
+static bool backstop_start(void)
+{
+	unsigned other[1];
+
+	bs.running = false;
+	if (!plat_other_cpus(other, 1))
+		return false;
+	bs.vec = irq_alloc_vector(backstop_irq);
+	if (!bs.vec)
+		return false;
+	bs.cpu = other[0];
+	bs.stop = 0;
+	bs.when = 0;
+	bs.sent = 0;
+	bs.running = plat_post(bs.cpu, backstop_worker, 0) == PLAT_OK;
+	return bs.running;
+}
+
+static void backstop_stop(void)
+{
+	if (!bs.running)
+		return;
+	bs.stop = 1;
+	plat_wait(bs.cpu, 2000);
+	bs.running = false;
+}
+
+enum wait_kind { WAIT_SPIN, WAIT_HLT };
+
+/* Wait for the shot armed with `deadline`; true if the timer fired. */
+static bool wait_fire(enum wait_kind w, uint64_t count_before, uint64_t deadline)
+{
+	uint64_t limit = deadline + tsc_ms_to_cycles(BACKSTOP_MS);
+
+	if (w == WAIT_SPIN) {
+		while (fired_count == count_before)
+			if (rdtsc() > limit)
+				return false;
+		return true;
+	}
+	bs.when = limit;
+	for (;;) {
+		cli();
+		if (fired_count != count_before || rdtsc() > limit) {
+			sti();
+			break;
+		}
+		safe_halt();	/* sti; hlt: no lost-wakeup window */
+	}
+	bs.when = 0;
+	return fired_count != count_before;
+}
+
+typedef void (*arm_fn)(uint64_t deadline_tsc);
+
+static void arm_deadline(uint64_t d)
+{
+	wrmsr(MSR_IA32_TSC_DEADLINE, d);
+}
+
+/* One-shot count mode, expressed as a TSC deadline: the count for the
+ * remaining cycles at the calibrated rate, divide 1. */
+static void arm_oneshot(uint64_t d)
+{
+	uint64_t now = rdtsc_lfence();
+	uint64_t left = d > now ? d - now : 1;
+	uint64_t ticks = (uint64_t)(((unsigned __int128)left * timer_count_hz) / tsc_hz);
+
+	if (ticks == 0)
+		ticks = 1;
+	if (ticks > 0xffffffffu)
+		ticks = 0xffffffffu;
+	timer_oneshot((uint32_t)ticks, APIC_TDR_DIV_1);
+}
+
+static const uint64_t deltas_ns[] = { 1000, 10000, 100000, 1000000, 10000000 };
+
+static void latency_run(struct test_ctx *t, arm_fn arm)
+{
+	size_t shots = (size_t)t_iters(t, 200, 10);
+	uint64_t *lat = plat_alloc(shots * sizeof(uint64_t));
+	bool have_bs = backstop_start();
+	unsigned nd = sizeof(deltas_ns) / sizeof(deltas_ns[0]);
+
+	if (!lat) {
+		t_fail(t, "no memory");
+		return;
+	}
+	if (!have_bs)
+		t_diag(t, "HLT waits skipped: no second CPU to act as the wake-up backstop");
+	for (int w = WAIT_SPIN; w <= WAIT_HLT; w++) {
+		if (w == WAIT_HLT && !have_bs)
+			break;
+		for (unsigned di = t->quick ? 1 : 0; di < nd - (t->quick ? 1 : 0); di++) {
+			uint64_t delta = plat_ns_to_cycles(deltas_ns[di]);
+			size_t k = 0, lost = 0, early = 0;
+
+			for (size_t i = 0; i < shots; i++) {
+				uint64_t before = fired_count;
+				uint64_t d = rdtsc_lfence() + delta;
+
+				arm(d);
+				if (!wait_fire((enum wait_kind)w, before, d)) {
+					lost++;
+					continue;
+				}
+				if (fired_tsc < d)
+					early++;
+				else
+					lat[k++] = tsc_cycles_to_ns(fired_tsc - d);
+			}
+			char what[64];
+
+			rl_snprintf(what, sizeof(what), "%s.d%lluns", w == WAIT_HLT ? "hlt" : "spin",
+				    (unsigned long long)deltas_ns[di]);
+			t_metric_dist(t, what, lat, k, "ns", "delta_ns=%llu lost=%zu early=%zu method=handler-tsc-minus-deadline",
+				      (unsigned long long)deltas_ns[di], lost, early);
+			t_check(t, early == 0, "%s: %zu interrupts arrived before their deadline", what, early);
+			t_check(t, lost == 0, "%s: %zu of %zu timer interrupts never arrived (backstop woke the CPU)",
+				what, lost, shots);
+		}
+	}
+	backstop_stop();
+}
+
+static bool claim_deadline(struct test_ctx *t)
+{
+	if (!timer_has_tscdeadline) {
+		t_skip(t, "CPU lacks TSC-deadline (CPUID.1:ECX[24]); see oneshot_latency");
+		return false;
+	}
+	if (apic_mode == APIC_MODE_NONE) {
+		t_skip(t, "no local APIC");
+		return false;
+	}
+	timer_claim(timer_cb);
+	timer_tscdeadline_mode();
+	return true;
+}
+
+TEST_EX(tscdeadline, latency, 0, 120000)
+{
+	if (!claim_deadline(t))
+		return;
+	latency_run(t, arm_deadline);
+	timer_release();
+}
+
+TEST(tscdeadline, disarm)
+{
+	if (!claim_deadline(t))
+		return;
+	uint64_t delta = plat_ns_to_cycles(1000000);	/* 1 ms */
+	uint64_t before = fired_count;
+	uint64_t d = rdtsc_lfence() + delta;
+
+	/* Positive control first: the same wait sees an armed shot. */
+	arm_deadline(d);
+	t_check(t, wait_fire(WAIT_SPIN, before, d), "control: an armed 1 ms deadline never fired");
+	before = fired_count;
+	d = rdtsc_lfence() + delta;
+	arm_deadline(d);
+	arm_deadline(0);
+	uint64_t end = d + delta;	/* 2 delta from arming */
+
+	while (rdtsc() < end)
+		cpu_relax();
+	t_check(t, fired_count == before, "writing 0 did not disarm: %llu interrupt(s) within 2 ms",
+		(unsigned long long)(fired_count - before));
+	uint64_t v = rdmsr(MSR_IA32_TSC_DEADLINE);
+
+	t_check(t, v == 0, "IA32_TSC_DEADLINE reads 0x%llx after disarm", (unsigned long long)v);
+	timer_release();
+}
+
+TEST(tscdeadline, rearm)
+{
+	if (!claim_deadline(t))
+		return;
+	uint64_t before = fired_count;
+	uint64_t now = rdtsc_lfence();
+	uint64_t d1 = now + plat_ns_to_cycles(20000000);	/* 20 ms */
+	uint64_t d2 = now + plat_ns_to_cycles(2000000);	/* 2 ms */
+
+	arm_deadline(d1);
+	arm_deadline(d2);	/* replaces d1 (SDM: one deadline at a time) */
+	bool got = wait_fire(WAIT_SPIN, before, d2);
+
+	t_check(t, got, "the re-armed 2 ms deadline never fired");
+	if (got) {
+		t_check(t, fired_tsc >= d2, "fired %lld cycles before the re-armed deadline",
+			(long long)(d2 - fired_tsc));
+		t_check(t, fired_tsc < d1, "fired only at the replaced 20 ms deadline");
+	}
+	uint64_t after = fired_count;
+	uint64_t end = d1 + plat_ns_to_cycles(5000000);
+
+	while (rdtsc() < end)
+		cpu_relax();
+	t_check(t, fired_count == after, "the replaced deadline still fired (%llu extra interrupts)",
+		(unsigned long long)(fired_count - after));
+	timer_release();
+}
+
+TEST(tscdeadline, past)
+{
+	if (!claim_deadline(t))
+		return;
+	size_t n = (size_t)t_iters(t, 100, 10);
+	uint64_t *lat = plat_alloc(n * sizeof(uint64_t));
+	size_t k = 0, lost = 0;
+
+	if (!lat) {
+		t_fail(t, "no memory");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t before = fired_count;
+		uint64_t now = rdtsc_lfence();
+		/* alternately just past, and far in the past */
+		uint64_t d = (i & 1) ? 1 : now - plat_ns_to_cycles(1000);
+
+		arm_deadline(d);
+		if (!wait_fire(WAIT_SPIN, before, now)) {
+			lost++;
+			continue;
+		}
+		lat[k++] = tsc_cycles_to_ns(fired_tsc - now);
+	}
+	t_metric_dist(t, "arm_to_irq", lat, k, "ns", "lost=%zu method=handler-tsc-minus-arm-tsc", lost);
+	t_check(t, lost == 0, "%zu of %zu past deadlines did not fire within %d ms", lost, n,
+		BACKSTOP_MS);
+	timer_release();
+}
+
+TEST(tscdeadline, no_loss)
+{
+	if (!claim_deadline(t))
+		return;
+	uint64_t want = t_iters(t, 10000, 200), n = 0, lost = 0;
+	uint64_t start = fired_count;
+
+	for (; n < want && !t_expired(t); n++) {
+		uint64_t before = fired_count;
+		uint64_t d = rdtsc_lfence() + plat_ns_to_cycles(20000);
+
+		arm_deadline(d);
+		if (!wait_fire(WAIT_SPIN, before, d))
+			lost++;
+	}
+	/* settle, then count: exactly one interrupt per shot */
+	tsc_delay_us(1000);
+	uint64_t got = fired_count - start;
+
+	t_metric_value(t, "shots", (int64_t)n, "count", "interrupts=%llu lost=%llu",
+		       (unsigned long long)got, (unsigned long long)lost);
+	t_check(t, lost == 0 && got == n, "%llu shots, %llu interrupts, %llu lost",
+		(unsigned long long)n, (unsigned long long)got, (unsigned long long)lost);
+	timer_release();
+}
+
+/* kvm-unit-tests' tscdeadline_immed: WRMSR(TSC_DEADLINE, now), delivery,
+ * handler, EOI, measured from before the WRMSR to the handler's flag as
+ * seen by the spinning CPU, with and without MFENCE;LFENCE before the
+ * WRMSR (Linux dropped it from lapic_next_deadline in 2026). */
+TEST(tscdeadline, immediate)
+{
+	if (!claim_deadline(t))
+		return;
+	size_t n = (size_t)t_iters(t, 10000, 200);
+	uint64_t *c = plat_alloc(n * sizeof(uint64_t));
+
+	if (!c) {
+		t_fail(t, "no memory");
+		return;
+	}
+	for (int f = 0; f < 2; f++) {
+		size_t k = 0, lost = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			uint64_t before = fired_count;
+			uint64_t t0 = rdtsc_lfence();
+
+			if (f)
+				__asm__ volatile("mfence; lfence" ::: "memory");
+			wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc_plain());
+			uint64_t limit = t0 + tsc_ms_to_cycles(BACKSTOP_MS);
+
+			while (fired_count == before && rdtsc_plain() < limit)
+				;
+			uint64_t t1 = rdtsc_lfence();
+
+			if (fired_count == before)
+				lost++;
+			else
+				c[k++] = t1 - t0;
+		}
+		t_metric_dist(t, f ? "mfence_lfence" : "nofence", c, k, "cycles",
+			      "lost=%zu method=wrmsr-to-handler-flag", lost);
+		t_check(t, lost == 0, "%zu immediate deadlines never fired", lost);
+	}
+	timer_release();
+}
+
+TEST_EX(tscdeadline, oneshot_latency, 0, 120000)
+{
+	if (apic_mode == APIC_MODE_NONE || !timer_count_hz) {
+		t_skip(t, "no calibrated LAPIC timer");
+		return;
+	}
+	t_diag(t, "LAPIC one-shot timer at %llu Hz (divide 1), calibrated against the TSC; deadlines derived from it",
+	       (unsigned long long)timer_count_hz);
+	timer_claim(timer_cb);
+	latency_run(t, arm_oneshot);
+	timer_release();
+}
