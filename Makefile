@@ -94,6 +94,48 @@ $(BUILD)/logcheck: tools/logcheck.c tools/logcheck_lib.c lib/string.c lib/printf
 
 host-tests: $(addprefix $(BUILD)/host/test_,$(HOST_TESTS))
 
+# ------------------------------------------------------- hosted runner ---
+# The suites declared with SUITE_HOSTED, the runner, report and command
+# line from the same sources as the kernel, on a Linux platform layer.
+HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c)
+HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
+	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c \
+	arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
+HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -DRINGLAB_USER -pthread -MMD -MP
+
+$(BUILD)/hosted/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOSTED_CFLAGS) -c $< -o $@
+
+$(BUILD)/hosted/version.o: $(BUILD)/version.txt
+	@mkdir -p $(dir $@)
+	printf 'const char ringlab_version[] = "%s";\n' "$$(cat $<)" | \
+		$(HOSTCC) $(HOSTED_CFLAGS) -x c -c - -o $@
+
+$(BUILD)/ringlab-hosted: $(patsubst %.c,$(BUILD)/hosted/%.o,$(HOSTED_SRC)) $(BUILD)/hosted/version.o
+	$(HOSTCC) $(HOSTED_CFLAGS) -o $@ $^
+
+hosted: $(BUILD)/ringlab-hosted
+
+# ------------------------------------------------------------- running ---
+# QEMU: KVM when /dev/kvm is usable, else TCG; override with ACCEL=tcg.
+ACCEL ?= auto
+SMP ?= 4
+RUN_ARGS ?= quick
+
+run: $(BUILD)/ringlab.elf $(BUILD)/logcheck
+	tools/run-qemu.sh --media kernel --accel $(ACCEL) --smp $(SMP) --append "$(RUN_ARGS)"
+
+run-iso: $(BUILD)/ringlab.iso $(BUILD)/logcheck
+	tools/run-qemu.sh --media iso-bios --accel $(ACCEL) --smp $(SMP)
+
+run-uefi: $(BUILD)/ringlab.iso $(BUILD)/logcheck
+	tools/run-qemu.sh --media iso-uefi --accel $(ACCEL) --smp $(SMP)
+
+# ---------------------------------------------------------------- tests ---
+test: all host-tests hosted $(BUILD)/logcheck
+	BUILD=$(BUILD) tests/run-all.sh
+
 clean:
 	rm -rf $(BUILD)
 

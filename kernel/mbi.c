@@ -78,6 +78,11 @@ static bool copy_phys_string(struct boot_info *bi, const char *what, uint64_t pa
 		dst[n++] = *p;
 	}
 	dst[n] = '\0';
+	/* A string of exactly max - 1 bytes fits: look at the next byte. */
+	const char *p = phys_view(pa + n, 1);
+
+	if (p && *p == '\0')
+		return true;
 	mbi_error(bi, "mbi: %s longer than %zu bytes; truncated", what, max - 1);
 	return true;
 }
@@ -156,7 +161,7 @@ static bool parse_mb1(struct boot_info *bi, uint64_t pa)
 			while (off + 4 <= len) {
 				uint32_t sz = rd32(m + off);
 
-				if (sz < 20 || off + 4 + sz > len) {
+				if (sz < 20 || sz > len - off - 4) {	/* no wrap: off + 4 <= len */
 					mbi_error(bi, "mbi: multiboot1 memory map entry at offset %u has bad size %u; rest ignored",
 						  off, sz);
 					break;
@@ -194,13 +199,16 @@ static void mb2_tag(struct boot_info *bi, uint32_t type, const uint8_t *t, uint3
 	uint32_t blen = size - 8;
 
 	switch (type) {
+	/* A bad duplicate tag leaves an earlier good string (and its flag). */
 	case MB2_TAG_CMDLINE:
-		bi->has_cmdline = copy_tag_string(bi, "command line", body, blen,
-						  bi->cmdline, sizeof(bi->cmdline));
+		if (copy_tag_string(bi, "command line", body, blen, bi->cmdline,
+				    sizeof(bi->cmdline)))
+			bi->has_cmdline = true;
 		break;
 	case MB2_TAG_LOADER:
-		bi->has_loader = copy_tag_string(bi, "boot loader name", body, blen,
-						 bi->loader, sizeof(bi->loader));
+		if (copy_tag_string(bi, "boot loader name", body, blen, bi->loader,
+				    sizeof(bi->loader)))
+			bi->has_loader = true;
 		break;
 	case MB2_TAG_BASIC_MEMINFO:
 		if (blen < 8) {
@@ -222,7 +230,7 @@ static void mb2_tag(struct boot_info *bi, uint32_t type, const uint8_t *t, uint3
 			mbi_error(bi, "mbi: memory map entry_size %u invalid (need >= 24, multiple of 8)", esz);
 			break;
 		}
-		for (uint32_t off = 8; off + esz <= blen; off += esz)
+		for (uint32_t off = 8; esz <= blen - off; off += esz)	/* off <= blen */
 			add_region(bi, rd64(body + off), rd64(body + off + 8), rd32(body + off + 16));
 		break;
 	}

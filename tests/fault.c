@@ -105,6 +105,10 @@ TEST(fault, gp_msr)
 		what = "RDMSR of x2APIC ID MSR 0x802 outside x2APIC mode";
 		r = rdmsr_safe(MSR_X2APIC_BASE + (APIC_ID >> 4), &v);
 	}
+	/* The access may also latch "illegal register address" in the ESR
+	 * (QEMU does); clear it so apic.esr judges only the IPI tests. */
+	if (apic_mode != APIC_MODE_NONE)
+		t_diag(t, "ESR after the illegal access: 0x%x", apic_read_esr());
 	t_check(t, r.vector == 13, "%s gave vector %d, expected 13 (#GP)", what, r.vector);
 	t_check(t, r.error_code == 0, "%s: error code 0x%llx, expected 0", what,
 		(unsigned long long)r.error_code);

@@ -1,0 +1,348 @@
+/* tsc_order: can time go backwards across CPUs?  The four shapes of Andy
+ * Lutomirski's evil-clock-test (luto/misc-tests), the question behind the
+ * rejected "x86/vdso: Use non-serializing instruction rdtsc" patch.  Each
+ * shape runs for every way of reading the clock:
+ *
+ *   now    the writer keeps storing its clock into a shared word; the
+ *          reader loads the word, then reads its own clock.  The value
+ *          loaded was taken before the reader's read, so it must not be
+ *          larger.
+ *   load   the writer stores ++seq, then takes a strict MFENCE;LFENCE;RDTSC
+ *          stamp W(seq).  The reader reads its clock, then loads seq = s.
+ *          Having seen s and not s+1, its read happened before s+1 was
+ *          stored, so clock <= W(s+1).
+ *   load3  three CPUs.  The writer increments seq.  A loads seq, then reads
+ *          its clock; B reads its clock, then loads seq.  A time B took
+ *          before seeing a value below k must not exceed a time A took
+ *          after seeing k.
+ *   store  like load, but the writer stamps with the variant under test
+ *          right after the store: a clock that does not wait for earlier
+ *          stores can stamp before the store is visible, so errors are
+ *          expected for every variant except MFENCE;LFENCE;RDTSC.  They are
+ *          reported, not failed.
+ *
+ * The "error" is how many cycles a clock went backwards at worst over all
+ * samples, and `backward` how many samples did.  Verdicts: an ordered read
+ * (LFENCE;RDTSC, RDTSCP, MFENCE;LFENCE;RDTSC) going backwards in now, load
+ * or load3 fails the case; plain RDTSC and RDTSC;LFENCE are the measured
+ * answer, reported.  Cross-CPU TSC offsets show up as errors too (see
+ * tsc.sync for the offset bound), which is right: to software, time went
+ * backwards.
+ *
+ * Negative control (case `control`): the `now` shape with the reader's
+ * clock shifted back by CONTROL_OFFSET cycles must report an error of at
+ * least that size.
+ *
+ * Runs in the kernel and in ringlab-hosted. */
+#include "kernel/test.h"
+#include "arch/x86/cpuinfo.h"
+#include "arch/x86/tsc_read.h"
+#include "kernel/platform.h"
+#include "lib/string.h"
+
+SUITE_HOSTED(tsc_order, 95, "cross-CPU TSC monotonicity, evil-clock-test shapes now/load/load3/store");
+
+#define CONTROL_OFFSET 100000
+
+enum variant { V_RDTSC, V_RDTSC_LFENCE, V_LFENCE_RDTSC, V_RDTSCP, V_MFENCE_LFENCE_RDTSC, NV };
+static const char *const vname[NV] = {
+	"rdtsc", "rdtsc_lfence", "lfence_rdtsc", "rdtscp", "mfence_lfence_rdtsc",
+};
+static const bool ordered[NV] = { false, false, true, true, true };
+
+static inline __attribute__((always_inline)) uint64_t clock_read(enum variant v)
+{
+	switch (v) {
+	case V_RDTSC: return rdtsc_plain();
+	case V_RDTSC_LFENCE: return rdtsc_then_lfence();
+	case V_LFENCE_RDTSC: return rdtsc_lfence();
+	case V_RDTSCP: return rdtscp_read();
+	default: return rdtsc_mfence_lfence();
+	}
+}
+
+enum shape { S_NOW, S_LOAD, S_LOAD3, S_STORE };
+
+struct vt {
+	uint64_t v, t;
+};
+
+struct run {
+	enum shape shape;
+	enum variant var;
+	int64_t reader_shift;		/* negative control */
+	unsigned writer, a, b;		/* CPUs; b only for load3 */
+	struct tsc_barrier bar;
+	uint64_t duration;
+	size_t cap;
+
+	volatile uint64_t word __attribute__((aligned(64)));	/* now: clock; else seq */
+	volatile int stop __attribute__((aligned(64)));
+
+	uint64_t *wstamp;		/* load/store: W(seq), index seq */
+	size_t nw;
+	struct vt *sa, *sb;		/* per-distinct-value samples of A and B */
+	size_t na, nb;
+	/* now: computed inline by the reader */
+	uint64_t worst, backward, samples;
+	uint64_t samples_b;		/* B's own count (load3), summed later */
+	volatile unsigned failed_barrier;
+};
+static struct run R;
+
+static void writer(struct run *r)
+{
+	uint64_t end = rdtsc_lfence() + r->duration;
+	size_t s = 0;
+
+	switch (r->shape) {
+	case S_NOW:
+		while (rdtsc_plain() < end)
+			r->word = clock_read(r->var);
+		break;
+	case S_LOAD:
+	case S_STORE:
+		while (s + 1 < r->cap && rdtsc_plain() < end) {
+			s++;
+			r->word = s;
+			r->wstamp[s] = r->shape == S_LOAD ? rdtsc_mfence_lfence() : clock_read(r->var);
+		}
+		r->nw = s;
+		break;
+	case S_LOAD3:
+		while (rdtsc_plain() < end)
+			r->word = r->word + 1;
+		break;
+	}
+	r->stop = 1;
+}
+
+/* Reader that loads then reads the clock (now; A of load3). */
+static void load_then_clock(struct run *r, bool is_a)
+{
+	uint64_t last = ~0ull;
+
+	while (!r->stop) {
+		uint64_t x = r->word;
+		uint64_t t = clock_read(r->var) - (uint64_t)r->reader_shift;
+
+		if (!is_a) {
+			r->samples++;
+			if (x > t) {
+				r->backward++;
+				if (x - t > r->worst)
+					r->worst = x - t;
+			}
+			continue;
+		}
+		/* load3 A: the first sample after seeing a value has the
+		 * smallest time for it. */
+		if (x != last && r->na < r->cap) {
+			r->sa[r->na++] = (struct vt){ x, t };
+			last = x;
+		}
+		r->samples++;
+	}
+}
+
+/* Reader that reads the clock then loads (load/store reader; B of load3):
+ * keep, per value seen, the latest time. */
+static void clock_then_load(struct run *r)
+{
+	size_t n = 0;
+	uint64_t cur = ~0ull, tmax = 0;
+
+	while (!r->stop) {
+		uint64_t t = clock_read(r->var);
+		uint64_t x = r->word;
+
+		if (x != cur) {
+			if (cur != ~0ull && n < r->cap)
+				r->sb[n++] = (struct vt){ cur, tmax };
+			cur = x;
+		}
+		tmax = t;
+		r->samples_b++;
+	}
+	if (cur != ~0ull && n < r->cap)
+		r->sb[n++] = (struct vt){ cur, tmax };
+	r->nb = n;
+}
+
+static void participant(void *arg)
+{
+	struct run *r = arg;
+	unsigned me = plat_this_cpu();
+
+	if (!tsc_barrier_wait(&r->bar, plat_ns_to_cycles(2000000000ull))) {
+		r->failed_barrier++;
+		r->stop = 1;
+		return;
+	}
+	if (me == r->writer)
+		writer(r);
+	else if (me == r->a)
+		r->shape == S_NOW || r->shape == S_LOAD3 ? load_then_clock(r, r->shape == S_LOAD3)
+							 : clock_then_load(r);
+	else if (me == r->b)
+		clock_then_load(r);
+}
+
+static void analyse(struct run *r)
+{
+	r->samples += r->samples_b;
+	if (r->shape == S_NOW)
+		return;
+	r->worst = r->backward = 0;
+	if (r->shape == S_LOAD || r->shape == S_STORE) {
+		/* reader saw value v at time t: must be <= W(v+1) */
+		for (size_t i = 0; i < r->nb; i++) {
+			uint64_t v = r->sb[i].v, t = r->sb[i].t;
+
+			if (v + 1 > r->nw)
+				continue;	/* no later store to compare with */
+			uint64_t w = r->wstamp[v + 1];
+
+			if (t > w) {
+				r->backward++;
+				if (t - w > r->worst)
+					r->worst = t - w;
+			}
+		}
+		return;
+	}
+	/* load3: both lists are in increasing value order (x86 loads of one
+	 * location see its stores in order).  For each A sample (vA, tA),
+	 * compare with the latest B time among values below vA. */
+	size_t j = 0;
+	uint64_t bmax = 0;
+	bool have = false;
+
+	for (size_t i = 0; i < r->na; i++) {
+		while (j < r->nb && r->sb[j].v < r->sa[i].v) {
+			if (!have || r->sb[j].t > bmax)
+				bmax = r->sb[j].t;
+			have = true;
+			j++;
+		}
+		if (have && bmax > r->sa[i].t) {
+			r->backward++;
+			if (bmax - r->sa[i].t > r->worst)
+				r->worst = bmax - r->sa[i].t;
+		}
+	}
+}
+
+static bool run_one(struct test_ctx *t, enum shape sh, enum variant v, int64_t shift)
+{
+	unsigned others[2];
+	unsigned need = sh == S_LOAD3 ? 2 : 1;
+
+	if (plat_other_cpus(others, need) < need) {
+		t_skip(t, "needs %u CPUs", need + 1);
+		return false;
+	}
+	struct run *r = &R;
+	uint64_t *ws = r->wstamp;
+	struct vt *sa = r->sa, *sb = r->sb;
+	size_t cap = r->cap;
+
+	memset(r, 0, sizeof(*r));
+	r->wstamp = ws;
+	r->sa = sa;
+	r->sb = sb;
+	r->cap = cap;
+	r->shape = sh;
+	r->var = v;
+	r->reader_shift = shift;
+	r->writer = 0;
+	r->a = others[0];
+	r->b = sh == S_LOAD3 ? others[1] : ~0u;
+	r->duration = plat_ns_to_cycles(t->quick ? 20000000ull : 500000000ull);
+	unsigned list[3] = { others[0], sh == S_LOAD3 ? others[1] : 0, 0 };
+	unsigned n = sh == S_LOAD3 ? 3 : 2;
+
+	list[n - 1] = 0;	/* CPU 0 last: it runs inline */
+	tsc_barrier_init(&r->bar, n, plat_ns_to_cycles(100000));
+	int rc = plat_call_many(list, n, participant, r, 5000 + (t->quick ? 20 : 500), NULL);
+
+	if (rc != PLAT_OK || r->failed_barrier) {
+		t_fail(t, "%s: cross-CPU run failed: %s", vname[v],
+		       rc ? plat_strerror(rc) : "barrier timeout");
+		return false;
+	}
+	analyse(r);
+	return true;
+}
+
+static bool alloc_buffers(struct test_ctx *t)
+{
+	size_t cap = (size_t)t_iters(t, 2000000, 100000);
+
+	R.cap = cap;
+	R.wstamp = plat_alloc(cap * sizeof(uint64_t));
+	R.sa = plat_alloc(cap * sizeof(struct vt));
+	R.sb = plat_alloc(cap * sizeof(struct vt));
+	return (R.wstamp && R.sa && R.sb) || t_fail(t, "no memory for %zu samples", cap);
+}
+
+static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name)
+{
+	struct cpuinfo ci;
+
+	if (!alloc_buffers(t))
+		return;
+	cpuinfo_read(&ci);
+	if (sh == S_STORE)
+		t_diag(t, "store: errors are expected for every clock that does not wait for earlier stores (all but mfence_lfence_rdtsc); reported, not failed");
+	for (int v = 0; v < NV; v++) {
+		if (v == V_RDTSCP && !ci.rdtscp) {
+			t_diag(t, "rdtscp not run: CPU lacks RDTSCP");
+			continue;
+		}
+		if (!run_one(t, sh, (enum variant)v, 0))
+			return;
+		bool verdict = ordered[v] && sh != S_STORE;
+
+		t_metric_value(t, vname[v], (int64_t)R.worst, "cycles",
+			       "backward=%llu samples=%llu ordered=%s verdict=%s",
+			       (unsigned long long)R.backward, (unsigned long long)R.samples,
+			       ordered[v] ? "yes" : "no", verdict ? "checked" : "reported");
+		if (verdict)
+			t_check(t, R.backward == 0,
+				"%s %s: time went backwards %llu times, by up to %llu cycles", shape_name,
+				vname[v], (unsigned long long)R.backward, (unsigned long long)R.worst);
+		t_check(t, R.samples > 0, "%s %s: no samples", shape_name, vname[v]);
+	}
+}
+
+TEST_EX(tsc_order, now, 0, 60000)
+{
+	shape_case(t, S_NOW, "now");
+}
+
+TEST_EX(tsc_order, load, 0, 60000)
+{
+	shape_case(t, S_LOAD, "load");
+}
+
+TEST_EX(tsc_order, load3, 0, 60000)
+{
+	shape_case(t, S_LOAD3, "load3");
+}
+
+TEST_EX(tsc_order, store, 0, 60000)
+{
+	shape_case(t, S_STORE, "store");
+}
+
+TEST(tsc_order, control)
+{
+	if (!alloc_buffers(t) || !run_one(t, S_NOW, V_MFENCE_LFENCE_RDTSC, CONTROL_OFFSET))
+		return;
+	t_metric_value(t, "planted", (int64_t)R.worst, "cycles", "offset=%d backward=%llu samples=%llu",
+		       CONTROL_OFFSET, (unsigned long long)R.backward, (unsigned long long)R.samples);
+	t_check(t, R.backward > 0 && R.worst >= CONTROL_OFFSET / 2,
+		"a reader clock shifted back by %d cycles was not detected (worst %llu, backward %llu)",
+		CONTROL_OFFSET, (unsigned long long)R.worst, (unsigned long long)R.backward);
+}

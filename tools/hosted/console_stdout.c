@@ -1,0 +1,35 @@
+/* The console for ringlab-hosted: stdout, with the same integrity
+ * accounting as the kernel's (kernel/console.h). */
+#include <stdio.h>
+#include "kernel/console.h"
+#include "lib/crc32.h"
+
+static bool integ_on;
+static uint64_t integ_lines;
+static uint32_t integ_crc;
+
+void console_write(const char *s, size_t n)
+{
+	fwrite(s, 1, n, stdout);
+	if (integ_on) {
+		integ_crc = crc32_update(integ_crc, s, n);
+		for (size_t i = 0; i < n; i++)
+			if (s[i] == '\n')
+				integ_lines++;
+	}
+	if (n && s[n - 1] == '\n')
+		fflush(stdout);
+}
+
+void console_integrity_start(void)
+{
+	integ_on = true;
+	integ_lines = 0;
+	integ_crc = 0;
+}
+
+void console_integrity(uint64_t *lines, uint32_t *crc)
+{
+	*lines = integ_lines;
+	*crc = integ_crc;
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Boot ringlab in QEMU, show the serial log live, keep it under build/logs/,
+# print logcheck's summary, and exit with the run's status:
+#   0 pass, 1 fail, 2 config-error, 3 panic, 124 QEMU hard timeout,
+#   125 QEMU failed to start or the log is not a valid ringlab log.
+#
+#   tools/run-qemu.sh [--media kernel|iso-bios|iso-uefi] [--accel auto|kvm|tcg]
+#                     [--smp N] [--mem SIZE] [--append "ARGS"] [--timeout SECONDS]
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+media=kernel accel=auto smp=4 mem=1G append="quick" tmo=600
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--media) media=$2; shift 2 ;;
+	--accel) accel=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--timeout) tmo=$2; shift 2 ;;
+	*) echo "run-qemu: unknown argument '$1'" >&2; exit 125 ;;
+	esac
+done
+
+if [ "$accel" = auto ]; then
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then accel=kvm; else accel=tcg; fi
+fi
+# -arch-capabilities: some hosts' KVM refuses the guest ARCH_CAPABILITIES
+# value QEMU picks for -cpu host and QEMU aborts; ringlab does not use it.
+cpu=max
+[ "$accel" = kvm ] && cpu=host,-arch-capabilities
+
+args=(-nodefaults -display none -no-reboot -m "$mem" -smp "$smp" -accel "$accel" -cpu "$cpu"
+      -device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial stdio)
+case $media in
+kernel)   args+=(-bios /usr/share/qemu/qboot.rom -kernel "$BUILD/ringlab.elf" -append "$append") ;;
+iso-bios) args+=(-drive "file=$BUILD/ringlab.iso,format=raw,media=cdrom,readonly=on" -boot d) ;;
+iso-uefi) args+=(-M q35 -bios /usr/share/OVMF/OVMF_CODE.fd
+                 -drive "file=$BUILD/ringlab.iso,format=raw,media=cdrom,readonly=on") ;;
+*) echo "run-qemu: --media must be kernel, iso-bios or iso-uefi" >&2; exit 125 ;;
+esac
+
+mkdir -p "$BUILD/logs"
+log="$BUILD/logs/ringlab-$(date +%Y%m%d-%H%M%S)-$media.log"
+echo "run-qemu: $media, $accel, -smp $smp${append:+, args '$append'}; log $log" >&2
+timeout --foreground "$tmo" qemu-system-x86_64 "${args[@]}" </dev/null | tee "$log"
+rc=${PIPESTATUS[0]}
+ln -sf "$(basename "$log")" "$BUILD/logs/last.log"
+
+if [ "$rc" = 124 ]; then
+	echo "run-qemu: QEMU did not finish within ${tmo}s (hard timeout)" >&2
+	exit 124
+fi
+if ! "$BUILD/logcheck" --qemu-exit "$rc" "$log"; then
+	echo "run-qemu: QEMU exit status $rc; the log is incomplete or invalid" >&2
+	exit 125
+fi
+# isa-debug-exit: QEMU exits with code*2+1.  A plain 0 means the kernel
+# halted or QEMU was stopped another way.
+if [ $((rc % 2)) = 1 ]; then exit $(((rc - 1) / 2)); fi
+exit 125
