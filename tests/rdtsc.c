@@ -49,6 +49,7 @@ DEFINE_VARIANT(lfence_rdtsc, rdtsc_lfence())
 DEFINE_VARIANT(rdtsc_lfence, rdtsc_then_lfence())
 DEFINE_VARIANT(rdtscp, rdtscp_read())
 DEFINE_VARIANT(mfence_lfence_rdtsc, rdtsc_mfence_lfence())
+DEFINE_VARIANT(lfence_rdtsc_lfence, rdtsc_fenced())
 DEFINE_VARIANT(cpuid_rdtsc, rdtsc_cpuid())
 DEFINE_VARIANT(serialize_rdtsc, rdtsc_serialize())
 
@@ -66,6 +67,7 @@ static const struct variant {
 	V(rdtsc_lfence, NEED_NONE),
 	V(rdtscp, NEED_RDTSCP),
 	V(mfence_lfence_rdtsc, NEED_NONE),
+	V(lfence_rdtsc_lfence, NEED_NONE),
 	V(cpuid_rdtsc, NEED_NONE),
 	V(serialize_rdtsc, NEED_SERIALIZE),
 #undef V

@@ -22,16 +22,34 @@
  *          reported, not failed.
  *
  * The "error" is how many cycles a clock went backwards at worst over all
- * samples, and `backward` how many samples did.  Verdicts: an ordered read
- * (LFENCE;RDTSC, RDTSCP, MFENCE;LFENCE;RDTSC) going backwards in now, load
- * or load3 fails the case; plain RDTSC and RDTSC;LFENCE are the measured
- * answer, reported.  Cross-CPU TSC offsets show up as errors too (see
- * tsc.sync for the offset bound), which is right: to software, time went
+ * samples, and `backward` how many samples did.
+ *
+ * Verdicts follow what the SDM guarantees for each shape (vol. 2, RDTSC,
+ * RDTSCP, LFENCE; x86-facts.md §6), because a shape needs a specific
+ * ordering:
+ *   - now (load, then clock) needs the read to wait for the earlier load:
+ *     LFENCE;RDTSC, RDTSCP, MFENCE;LFENCE;RDTSC, LFENCE;RDTSC;LFENCE;
+ *   - load (clock, then load) needs later loads to wait for the read,
+ *     which only a trailing LFENCE gives: RDTSC;LFENCE, LFENCE;RDTSC;LFENCE.
+ *     The SDM says outright that instructions after RDTSC and RDTSCP may
+ *     start before the counter is read, so LFENCE;RDTSC, RDTSCP and
+ *     MFENCE;LFENCE;RDTSC may go backwards here (seen on AMD EPYC: RDTSCP
+ *     by 73 cycles);
+ *   - load3 has both orders: only LFENCE;RDTSC;LFENCE is guaranteed.
+ * A guaranteed variant going backwards fails the case; every other result
+ * is the measured answer, reported with verdict=reported, never failed.
+ * (The issue that asked for this suite checks LFENCE;RDTSC, RDTSCP and
+ * MFENCE;LFENCE;RDTSC in load and load3 too; that would fail machines
+ * that behave as documented.)  Cross-CPU TSC offsets show up as errors
+ * too (tsc.sync bounds them), which is right: to software, time went
  * backwards.
  *
  * Negative control (case `control`): the `now` shape with the reader's
- * clock shifted back by CONTROL_OFFSET cycles must report an error of at
- * least that size.
+ * clock shifted back must report the shift as a backward error.  The
+ * shift is CONTROL_OFFSET cycles, or more where the freshest value the
+ * reader ever sees is older than that (an emulator that runs the two
+ * vCPUs in turns), so that the control tests the detector, not the
+ * machine.
  *
  * Runs in the kernel and in ringlab-hosted. */
 #include "kernel/test.h"
@@ -44,11 +62,17 @@ SUITE_HOSTED(tsc_order, 95, "cross-CPU TSC monotonicity, evil-clock-test shapes 
 
 #define CONTROL_OFFSET 100000
 
-enum variant { V_RDTSC, V_RDTSC_LFENCE, V_LFENCE_RDTSC, V_RDTSCP, V_MFENCE_LFENCE_RDTSC, NV };
+enum variant {
+	V_RDTSC, V_RDTSC_LFENCE, V_LFENCE_RDTSC, V_RDTSCP, V_MFENCE_LFENCE_RDTSC,
+	V_LFENCE_RDTSC_LFENCE, NV
+};
 static const char *const vname[NV] = {
 	"rdtsc", "rdtsc_lfence", "lfence_rdtsc", "rdtscp", "mfence_lfence_rdtsc",
+	"lfence_rdtsc_lfence",
 };
-static const bool ordered[NV] = { false, false, true, true, true };
+/* Which orderings each variant guarantees (see the comment at the top). */
+static const bool after_loads[NV] = { false, false, true, true, true, true };
+static const bool before_loads[NV] = { false, true, false, false, false, true };
 
 static inline __attribute__((always_inline)) uint64_t clock_read(enum variant v)
 {
@@ -57,7 +81,8 @@ static inline __attribute__((always_inline)) uint64_t clock_read(enum variant v)
 	case V_RDTSC_LFENCE: return rdtsc_then_lfence();
 	case V_LFENCE_RDTSC: return rdtsc_lfence();
 	case V_RDTSCP: return rdtscp_read();
-	default: return rdtsc_mfence_lfence();
+	case V_MFENCE_LFENCE_RDTSC: return rdtsc_mfence_lfence();
+	default: return rdtsc_fenced();
 	}
 }
 
@@ -78,6 +103,7 @@ struct run {
 
 	volatile uint64_t word __attribute__((aligned(64)));	/* now: clock; else seq */
 	volatile int stop __attribute__((aligned(64)));
+	volatile int ready_a, ready_b;	/* readers are sampling */
 
 	uint64_t *wstamp;		/* load/store: W(seq), index seq */
 	size_t nw;
@@ -86,12 +112,20 @@ struct run {
 	/* now: computed inline by the reader */
 	uint64_t worst, backward, samples;
 	uint64_t samples_b;		/* B's own count (load3), summed later */
+	uint64_t min_margin;		/* now: smallest (reader time - value seen) */
 	volatile unsigned failed_barrier;
 };
 static struct run R;
 
 static void writer(struct run *r)
 {
+	/* Start the clock only once the readers are really running: on an
+	 * emulator sharing host cores a reader's vCPU can be descheduled for
+	 * the whole window otherwise, and see nothing. */
+	uint64_t give_up = rdtsc_lfence() + plat_ns_to_cycles(2000000000ull);
+
+	while ((!r->ready_a || (r->shape == S_LOAD3 && !r->ready_b)) && rdtsc_lfence() < give_up)
+		;
 	uint64_t end = rdtsc_lfence() + r->duration;
 	size_t s = 0;
 
@@ -122,12 +156,15 @@ static void load_then_clock(struct run *r, bool is_a)
 {
 	uint64_t last = ~0ull;
 
+	r->ready_a = 1;
 	while (!r->stop) {
 		uint64_t x = r->word;
 		uint64_t t = clock_read(r->var) - (uint64_t)r->reader_shift;
 
 		if (!is_a) {
 			r->samples++;
+			if (x <= t && t - x < r->min_margin)
+				r->min_margin = t - x;
 			if (x > t) {
 				r->backward++;
 				if (x - t > r->worst)
@@ -147,11 +184,15 @@ static void load_then_clock(struct run *r, bool is_a)
 
 /* Reader that reads the clock then loads (load/store reader; B of load3):
  * keep, per value seen, the latest time. */
-static void clock_then_load(struct run *r)
+static void clock_then_load(struct run *r, bool is_b)
 {
 	size_t n = 0;
 	uint64_t cur = ~0ull, tmax = 0;
 
+	if (is_b)
+		r->ready_b = 1;
+	else
+		r->ready_a = 1;
 	while (!r->stop) {
 		uint64_t t = clock_read(r->var);
 		uint64_t x = r->word;
@@ -183,9 +224,9 @@ static void participant(void *arg)
 		writer(r);
 	else if (me == r->a)
 		r->shape == S_NOW || r->shape == S_LOAD3 ? load_then_clock(r, r->shape == S_LOAD3)
-							 : clock_then_load(r);
+							 : clock_then_load(r, false);
 	else if (me == r->b)
-		clock_then_load(r);
+		clock_then_load(r, true);
 }
 
 static void analyse(struct run *r)
@@ -248,6 +289,7 @@ static bool run_one(struct test_ctx *t, enum shape sh, enum variant v, int64_t s
 	size_t cap = r->cap;
 
 	memset(r, 0, sizeof(*r));
+	r->min_margin = UINT64_MAX;
 	r->wstamp = ws;
 	r->sa = sa;
 	r->sb = sb;
@@ -295,6 +337,8 @@ static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name
 	cpuinfo_read(&ci);
 	if (sh == S_STORE)
 		t_diag(t, "store: errors are expected for every clock that does not wait for earlier stores (all but mfence_lfence_rdtsc); reported, not failed");
+	else
+		t_diag(t, "checked (must not go backwards): the variants the SDM orders for this shape; the rest are reported");
 	for (int v = 0; v < NV; v++) {
 		if (v == V_RDTSCP && !ci.rdtscp) {
 			t_diag(t, "rdtscp not run: CPU lacks RDTSCP");
@@ -302,12 +346,14 @@ static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name
 		}
 		if (!run_one(t, sh, (enum variant)v, 0))
 			return;
-		bool verdict = ordered[v] && sh != S_STORE;
+		bool verdict = sh == S_NOW ? after_loads[v] :
+			       sh == S_LOAD ? before_loads[v] :
+			       sh == S_LOAD3 ? after_loads[v] && before_loads[v] : false;
 
 		t_metric_value(t, vname[v], (int64_t)R.worst, "cycles",
-			       "backward=%llu samples=%llu ordered=%s verdict=%s",
+			       "backward=%llu samples=%llu guaranteed=%s verdict=%s",
 			       (unsigned long long)R.backward, (unsigned long long)R.samples,
-			       ordered[v] ? "yes" : "no", verdict ? "checked" : "reported");
+			       verdict ? "yes" : "no", verdict ? "checked" : "reported");
 		if (verdict)
 			t_check(t, R.backward == 0,
 				"%s %s: time went backwards %llu times, by up to %llu cycles", shape_name,
@@ -338,11 +384,20 @@ TEST_EX(tsc_order, store, 0, 60000)
 
 TEST(tsc_order, control)
 {
-	if (!alloc_buffers(t) || !run_one(t, S_NOW, V_MFENCE_LFENCE_RDTSC, CONTROL_OFFSET))
+	if (!alloc_buffers(t) || !run_one(t, S_NOW, V_MFENCE_LFENCE_RDTSC, 0))
 		return;
-	t_metric_value(t, "planted", (int64_t)R.worst, "cycles", "offset=%d backward=%llu samples=%llu",
-		       CONTROL_OFFSET, (unsigned long long)R.backward, (unsigned long long)R.samples);
-	t_check(t, R.backward > 0 && R.worst >= CONTROL_OFFSET / 2,
-		"a reader clock shifted back by %d cycles was not detected (worst %llu, backward %llu)",
-		CONTROL_OFFSET, (unsigned long long)R.worst, (unsigned long long)R.backward);
+	uint64_t fresh = R.min_margin;
+	int64_t shift = CONTROL_OFFSET;
+
+	if (fresh != UINT64_MAX && (int64_t)fresh * 4 > shift)
+		shift = (int64_t)fresh * 4;
+	if (!run_one(t, S_NOW, V_MFENCE_LFENCE_RDTSC, shift))
+		return;
+	t_metric_value(t, "planted", (int64_t)R.worst, "cycles",
+		       "offset=%lld freshest=%llu backward=%llu samples=%llu", (long long)shift,
+		       (unsigned long long)fresh, (unsigned long long)R.backward,
+		       (unsigned long long)R.samples);
+	t_check(t, R.backward > 0 && R.worst >= (uint64_t)shift / 2,
+		"a reader clock shifted back by %lld cycles was not detected (worst %llu, backward %llu)",
+		(long long)shift, (unsigned long long)R.worst, (unsigned long long)R.backward);
 }

@@ -14,6 +14,7 @@
 
 bool timer_has_tscdeadline;
 uint64_t timer_count_hz;
+uint64_t timer_count_err_ppm;
 
 /* Per-CPU timer state, indexed by CPU number. */
 static struct {
@@ -97,26 +98,42 @@ bool apic_timer_init(void)
 	timer_has_tscdeadline = cpuid(1).ecx & CPUID1_ECX_TSC_DEADLINE;
 	irq_set_handler(VEC_TIMER, timer_irq);
 
-	/* Count-mode rate: run the counter at divide 1 for ~10 ms of TSC. */
+	/* Count-mode rate: run the counter at divide 1 for 25 ms of TSC, with
+	 * each end's count read bracketed by TSC reads (narrowest of 5), so a
+	 * disturbed moment at either end cannot skew it. */
 	uint64_t flags = irq_save();
 
 	apic_write(APIC_TDCR, APIC_TDR_DIV_1);
 	apic_write(APIC_LVTT, APIC_LVT_MASKED | APIC_LVT_TIMER_ONESHOT | VEC_TIMER);
 	apic_write(APIC_TMICT, 0xffffffffu);
-	uint64_t t0 = rdtsc();
-	uint32_t c0 = apic_read(APIC_TMCCT);
-	uint64_t window = tsc_ms_to_cycles(10);
+	struct { uint64_t mid, width; uint32_t count; } s[2];
 
-	while (rdtsc() - t0 < window)
-		cpu_relax();
-	uint32_t c1 = apic_read(APIC_TMCCT);
-	uint64_t t1 = rdtsc();
+	for (int end = 0; end < 2; end++) {
+		if (end) {
+			uint64_t until = s[0].mid + tsc_ms_to_cycles(25);
 
+			while (rdtsc() < until)
+				cpu_relax();
+		}
+		s[end].width = UINT64_MAX;
+		for (int k = 0; k < 5; k++) {
+			uint64_t a = rdtsc();
+			uint32_t c = apic_read(APIC_TMCCT);
+			uint64_t b = rdtsc();
+
+			if (b - a < s[end].width)
+				s[end] = (typeof(s[0])){ a + (b - a) / 2, b - a, c };
+		}
+	}
 	apic_write(APIC_TMICT, 0);
 	irq_restore(flags);
-	if (c0 <= c1 || t1 <= t0)
+	if (s[0].count <= s[1].count || s[1].mid <= s[0].mid)
 		return false;
-	timer_count_hz = (uint64_t)(((unsigned __int128)(c0 - c1) * tsc_hz) / (t1 - t0));
+	uint64_t dt = s[1].mid - s[0].mid;
+
+	timer_count_hz = (uint64_t)(((unsigned __int128)(s[0].count - s[1].count) * tsc_hz) / dt);
+	timer_count_err_ppm = ((s[0].width + s[1].width) / 2) * 1000000u / dt +
+			      1000000u / (s[0].count - s[1].count) + 1;
 	return timer_count_hz != 0;
 }
 

@@ -22,6 +22,7 @@ typedef void (*timer_handler_t)(struct regs *r);
 
 extern bool timer_has_tscdeadline;
 extern uint64_t timer_count_hz;		/* one-shot ticks per second at divide 1 */
+extern uint64_t timer_count_err_ppm;	/* its calibration uncertainty */
 
 /* Calibrate the count-mode rate against the TSC (BSP, once). */
 bool apic_timer_init(void);

@@ -7,6 +7,8 @@
  *   rdtsc_then_lfence    RDTSC;LFENCE     later instructions wait for it
  *   rdtscp_read          RDTSCP           like LFENCE;RDTSC, not for stores
  *   rdtsc_mfence_lfence  MFENCE;LFENCE;RDTSC  also waits for earlier stores
+ *   rdtsc_fenced         LFENCE;RDTSC;LFENCE  after earlier loads, and before
+ *                                         later ones (both sides)
  *   rdtsc_cpuid          CPUID;RDTSC      fully serialized (VM-exits in guests)
  *   rdtsc_serialize      SERIALIZE;RDTSC  serialized, needs CPUID 7.EDX[14]
  *
@@ -62,6 +64,14 @@ static inline __attribute__((always_inline)) uint64_t rdtsc_mfence_lfence(void)
 	uint32_t lo, hi;
 
 	__asm__ volatile("mfence; lfence; rdtsc" : "=a"(lo), "=d"(hi)::"memory");
+	return TSC_COMBINE(lo, hi);
+}
+
+static inline __attribute__((always_inline)) uint64_t rdtsc_fenced(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi)::"memory");
 	return TSC_COMBINE(lo, hi);
 }
 
