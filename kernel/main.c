@@ -188,5 +188,8 @@ void kmain(uint32_t magic, uint32_t info)
 	rep_diag("exit action: %s", exit_action());
 	rep_exit(status, code);
 	rep_integrity();
+	/* Leave the timer harmless: LVT masked, IA32_TSC_DEADLINE 0. */
+	if (apic_mode != APIC_MODE_NONE)
+		watchdog_disarm();
 	machine_exit(code);
 }

@@ -167,7 +167,6 @@ static void handle_nmi(struct regs *r)
 		 (unsigned long long)r->rip, (unsigned long long)c->nmi_count);
 }
 
-void isr_dispatch(struct regs *r);
 void isr_dispatch(struct regs *r)
 {
 	unsigned v = (unsigned)r->vector;

@@ -19,6 +19,11 @@ const char *exception_name(unsigned vector);		/* "page fault" */
 /* True for vectors where the CPU pushes an error code. */
 int exception_has_error_code(unsigned vector);
 
+/* The common entry from arch/x86/isr.asm; tests may also call it with a
+ * synthesized frame to exercise a vector's path without an INT
+ * instruction (which some hypervisors cannot emulate). */
+void isr_dispatch(struct regs *r);
+
 /* Print the register dump for an unexpected exception. */
 void exception_dump(const struct regs *r);
 

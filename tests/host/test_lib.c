@@ -920,6 +920,12 @@ static void test_hist_format_exact(void **state)
 	uint64_t top2[2] = { UINT64_MAX - 3, UINT64_MAX };
 
 	HIST("lo=18446744073709551612 width=2 counts=1,1 over=0", top2, 2, 2);
+	/* the whole range in one bucket: width 2^64 does not fit, it is
+	 * shown saturated and the bucket still holds everything up to p99 */
+	uint64_t full[2] = { 0, UINT64_MAX };
+
+	HIST("lo=0 width=18446744073709551615 counts=2 over=0", full, 2, 1);
+	HIST("lo=0 width=9223372036854775808 counts=1,1 over=0", full, 2, 2);
 }
 
 static void test_hist_format_truncation(void **state)

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kernel/mbi.h"
 #include "lib/physmem.h"
@@ -1725,6 +1726,10 @@ static void test_fuzz(void **state)
 
 int main(void)
 {
+	/* A length check that wraps can turn a map walk into an endless loop
+	 * (it did for the multiboot 1 map): fail fast instead of hanging. */
+	alarm(120);
+
 	const struct CMUnitTest tests[] = {
 		T(test_mb1_qemu_kernel),
 		T(test_mb1_other_loaders),
