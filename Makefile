@@ -76,6 +76,7 @@ HOST_DEPS_mbi      := kernel/mbi.c lib/string.c lib/printf.c
 HOST_DEPS_acpi     := arch/x86/acpi.c lib/string.c lib/printf.c
 HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
 HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c lib/string.c lib/printf.c
+HOST_DEPS_topology := arch/x86/topology.c lib/string.c
 
 $(BUILD)/host/obj/%.o: %.c
 	@mkdir -p $(dir $@)
