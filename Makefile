@@ -72,8 +72,8 @@ HOST_LIBS := -lcmocka
 HOST_TESTS := $(patsubst tests/host/test_%.c,%,$(sort $(wildcard tests/host/test_*.c)))
 HOST_DEPS_lib      := lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
 HOST_DEPS_cmdline  := kernel/cmdline.c lib/string.c lib/printf.c lib/parse.c
-HOST_DEPS_mbi      := kernel/mbi.c lib/string.c lib/printf.c
-HOST_DEPS_acpi     := arch/x86/acpi.c lib/string.c lib/printf.c
+HOST_DEPS_mbi      := kernel/mbi.c lib/string.c lib/printf.c tests/host/fake_phys.c
+HOST_DEPS_acpi     := arch/x86/acpi.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
 HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c lib/string.c lib/printf.c
 HOST_DEPS_topology := arch/x86/topology.c lib/string.c
@@ -100,7 +100,7 @@ host-tests: $(addprefix $(BUILD)/host/test_,$(HOST_TESTS))
 # line from the same sources as the kernel, on a Linux platform layer.
 HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c)
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
-	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c \
+	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c \
 	arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
 HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -DRINGLAB_USER -pthread -MMD -MP
 

@@ -1,6 +1,6 @@
 /* Host unit tests for arch/x86/acpi.c.
  *
- * phys_view() is implemented here over a fake physical memory: a few
+ * phys_view() reads the fake physical memory of fake_phys.c: here a few
  * regions (low 1 MiB, a block at 0x7ffe0000 like a 2 GiB QEMU guest's
  * ACPI area, one above 4 GiB), each its own heap block.  Every view is a
  * fresh heap copy of exactly the bytes asked for, so ASan reports any read
@@ -21,82 +21,9 @@
 #include "arch/x86/acpi.h"
 #include "lib/physmem.h"
 #include "lib/rand.h"
+#include "tests/host/fake_phys.h"
 
 /* ------------------------------------------------------ fake memory --- */
-struct region {
-	uint64_t base;
-	size_t size;
-	uint8_t *bytes;
-};
-
-static struct region regions[8];
-static unsigned nregions;
-static void **views;
-static size_t nviews, cap_views;
-static unsigned long long view_calls;
-
-const void *phys_view(uint64_t pa, size_t len)
-{
-	view_calls++;
-	if (pa + len < pa)
-		return NULL;
-	for (unsigned i = 0; i < nregions; i++) {
-		const struct region *r = &regions[i];
-
-		if (pa < r->base || pa + len > r->base + r->size)
-			continue;
-		if (nviews == cap_views) {
-			cap_views = cap_views ? cap_views * 2 : 1024;
-			views = realloc(views, cap_views * sizeof(*views));
-			assert_non_null(views);
-		}
-		void *v = malloc(len ? len : 1);
-
-		assert_non_null(v);
-		memcpy(v, r->bytes + (pa - r->base), len);
-		views[nviews++] = v;
-		return v;
-	}
-	return NULL;
-}
-
-static void mem_reset(void)
-{
-	for (size_t i = 0; i < nviews; i++)
-		free(views[i]);
-	nviews = 0;
-	for (unsigned i = 0; i < nregions; i++)
-		free(regions[i].bytes);
-	nregions = 0;
-	view_calls = 0;
-}
-
-static uint8_t *mem_add(uint64_t base, size_t size)
-{
-	assert_true(nregions < sizeof(regions) / sizeof(regions[0]));
-	struct region *r = &regions[nregions++];
-
-	r->base = base;
-	r->size = size;
-	r->bytes = calloc(1, size);
-	assert_non_null(r->bytes);
-	return r->bytes;
-}
-
-/* Copy bytes into fake memory; the range must lie inside one region. */
-static void mem_put(uint64_t pa, const void *data, size_t len)
-{
-	for (unsigned i = 0; i < nregions; i++) {
-		struct region *r = &regions[i];
-
-		if (pa >= r->base && pa + len <= r->base + r->size) {
-			memcpy(r->bytes + (pa - r->base), data, len);
-			return;
-		}
-	}
-	fail_msg("mem_put: 0x%llx+%zu not in fake memory", (unsigned long long)pa, len);
-}
-
 #define LOW_BASE	0x0ull
 #define LOW_SIZE	0x100000u
 #define HI_BASE		0x7ffe0000ull	/* where QEMU puts tables in a 2 GiB guest */

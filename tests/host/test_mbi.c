@@ -1,6 +1,6 @@
 /* Host unit tests for the multiboot information parser (kernel/mbi.c).
  *
- * phys_view() is implemented here over a fake physical memory: a few
+ * phys_view() reads the fake physical memory of fake_phys.c: here a few
  * regions at chosen physical addresses (a low-memory block that does not
  * include page 0, a block at 1 MiB like where GRUB and QEMU put the info,
  * and a small block high up whose end is the end of readable memory).
@@ -25,103 +25,9 @@
 #include "kernel/mbi.h"
 #include "lib/physmem.h"
 #include "lib/rand.h"
+#include "tests/host/fake_phys.h"
 
 /* ------------------------------------------------------ fake memory --- */
-struct region {
-	uint64_t base;
-	size_t size;
-	uint8_t *bytes;
-};
-
-static struct region regions[8];
-static unsigned nregions;
-static void **views;
-static size_t nviews, cap_views;
-static unsigned long long view_calls;
-
-const void *phys_view(uint64_t pa, size_t len)
-{
-	view_calls++;
-	if (pa + len < pa)
-		return NULL;
-	for (unsigned i = 0; i < nregions; i++) {
-		const struct region *r = &regions[i];
-
-		if (pa < r->base || pa + len > r->base + r->size)
-			continue;
-		if (nviews == cap_views) {
-			cap_views = cap_views ? cap_views * 2 : 1024;
-			views = realloc(views, cap_views * sizeof(*views));
-			assert_non_null(views);
-		}
-		void *v = malloc(len ? len : 1);
-
-		assert_non_null(v);
-		memcpy(v, r->bytes + (pa - r->base), len);
-		views[nviews++] = v;
-		return v;
-	}
-	return NULL;
-}
-
-static void views_free(void)
-{
-	for (size_t i = 0; i < nviews; i++)
-		free(views[i]);
-	nviews = 0;
-}
-
-static void mem_reset(void)
-{
-	views_free();
-	free(views);
-	views = NULL;
-	cap_views = 0;
-	for (unsigned i = 0; i < nregions; i++)
-		free(regions[i].bytes);
-	nregions = 0;
-	view_calls = 0;
-}
-
-static uint8_t *mem_add(uint64_t base, size_t size)
-{
-	assert_true(nregions < sizeof(regions) / sizeof(regions[0]));
-	struct region *r = &regions[nregions++];
-
-	r->base = base;
-	r->size = size;
-	r->bytes = calloc(1, size);
-	assert_non_null(r->bytes);
-	return r->bytes;
-}
-
-/* Copy bytes into fake memory; the range must lie inside one region. */
-static void mem_put(uint64_t pa, const void *data, size_t len)
-{
-	for (unsigned i = 0; i < nregions; i++) {
-		struct region *r = &regions[i];
-
-		if (pa >= r->base && pa + len <= r->base + r->size) {
-			memcpy(r->bytes + (pa - r->base), data, len);
-			return;
-		}
-	}
-	fail_msg("mem_put: 0x%llx+%zu not in fake memory", (unsigned long long)pa, len);
-}
-
-static void mem_fill(uint64_t pa, int c, size_t len)
-{
-	for (unsigned i = 0; i < nregions; i++) {
-		struct region *r = &regions[i];
-
-		if (pa >= r->base && pa + len <= r->base + r->size) {
-			memset(r->bytes + (pa - r->base), c, len);
-			return;
-		}
-	}
-	fail_msg("mem_fill: 0x%llx+%zu not in fake memory", (unsigned long long)pa, len);
-}
-
 #define LOW_BASE	0x1000ull	/* page 0 is not readable */
 #define LOW_SIZE	0x9f000u	/* up to 0xa0000 */
 #define INFO_BASE	0x100000ull	/* where loaders put the info */
@@ -1703,7 +1609,7 @@ static void test_fuzz(void **state)
 		mem_fill(EDGE_BASE, 0, EDGE_SIZE);
 		mem_put(pa, x.b, x.len);
 		parse(MB2_BOOTLOADER_MAGIC, pa);
-		views_free();
+		mem_views_free();
 		blob_free(&x);
 
 		/* multiboot 1: random flags and pointers, mostly into memory */
@@ -1717,7 +1623,7 @@ static void test_fuzz(void **state)
 			mb1_set(&m, 16, EDGE_END - rng_below(&r, 16), 4);
 		mb1_install(&m, MB1_INFO);
 		parse(MB1_BOOTLOADER_MAGIC, MB1_INFO);
-		views_free();
+		mem_views_free();
 	}
 	blob_free(&good);
 }
