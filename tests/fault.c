@@ -6,7 +6,9 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "arch/x86/msr.h"
+#include "kernel/kernel.h"
 #include "kernel/platform.h"
+#include "lib/string.h"
 
 SUITE(fault, 30, "expected-fault API; recovery from unexpected faults and hangs");
 
@@ -106,6 +108,14 @@ TEST(fault, gp_msr)
 	} else {
 		what = "RDMSR of x2APIC ID MSR 0x802 outside x2APIC mode";
 		r = rdmsr_safe(MSR_X2APIC_BASE + (APIC_ID >> 4), &v);
+	}
+	if (fault_none(r) && apic_mode == APIC_MODE_XAPIC &&
+	    !strncmp(boot_cpu.hv_signature, "TCGTCGTCGTCG", 12)) {
+		/* QEMU's TCG without x2APIC emulation (7.2) answers every MSR,
+		 * this one included, with 0 (x86-facts.md §11).  #GP delivery
+		 * itself is covered by gp_noncanonical. */
+		t_skip(t, "QEMU TCG without x2APIC raises no #GP for any MSR access");
+		return;
 	}
 	t_check(t, r.vector == 13, "%s gave vector %d, expected 13 (#GP)", what, r.vector);
 	t_check(t, r.error_code == 0, "%s: error code 0x%llx, expected 0", what,

@@ -9,6 +9,10 @@ set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 pass=0 fail=0 skip=0
+# .ci/run unpacks Debian 12's QEMU 7.2 here for one QEMU case
+if [ -z "${QEMU72:-}" ] && [ -x /opt/qemu72/qemu-system-x86_64 ]; then
+	export QEMU72=/opt/qemu72/qemu-system-x86_64
+fi
 
 result() { # status name [detail]
 	case $1 in
