@@ -77,6 +77,7 @@ HOST_DEPS_acpi     := arch/x86/acpi.c lib/string.c lib/printf.c tests/host/fake_
 HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
 HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c lib/string.c lib/printf.c
 HOST_DEPS_topology := arch/x86/topology.c lib/string.c
+HOST_DEPS_memmap   := kernel/memmap.c
 
 $(BUILD)/host/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -97,9 +97,10 @@ static void print_boot_details(void)
 		rep_diag("mmap: 0x%016llx-0x%016llx type %u", (unsigned long long)r->base,
 			 (unsigned long long)(r->base + r->len), r->type);
 	}
-	rep_diag("paging: %llu MiB identity-mapped; %llu x 1G, %llu x 2M pages, %llu tables; %u physical address bits",
+	rep_diag("paging: %llu MiB identity-mapped; %llu x 1G, %llu x 2M, %llu x 4K pages, %llu tables; %u physical address bits",
 		 (unsigned long long)(ps->mapped_bytes >> 20), (unsigned long long)ps->pages_1g,
-		 (unsigned long long)ps->pages_2m, (unsigned long long)ps->tables, ps->phys_bits);
+		 (unsigned long long)ps->pages_2m, (unsigned long long)ps->pages_4k,
+		 (unsigned long long)ps->tables, ps->phys_bits);
 	if (acpi.have_rsdp)
 		rep_diag("acpi: rsdp rev %u from %s, oem '%s', %s, %u tables%s%s%s", acpi.revision,
 			 acpi.rsdp_source, acpi.oem_id, acpi.root_is_xsdt ? "xsdt" : "rsdt",

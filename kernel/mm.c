@@ -1,16 +1,13 @@
 /* Physical page allocator; see mm.h. */
 #include "kernel/mm.h"
+#include "kernel/memmap.h"
 #include "arch/x86/cpu.h"
 #include "lib/string.h"
 
 #define MM_MAX_RANGES	128
 #define LOW_LIMIT	0x100000ull	/* below 1 MiB: BIOS data, trampoline */
 
-struct range {
-	uint64_t base, end;
-};
-
-static struct range ranges[MM_MAX_RANGES];
+static struct usable_range ranges[MM_MAX_RANGES];
 static unsigned nranges;
 static unsigned cur;		/* range being allocated from */
 static uint64_t next;		/* next free byte in ranges[cur] */
@@ -18,41 +15,6 @@ static uint64_t ram_bytes, highest_ram;
 static volatile int mm_lock;
 
 extern char __kernel_start[], __kernel_end[];
-
-static void add_range(uint64_t base, uint64_t end)
-{
-	base = (base + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	end &= ~(PAGE_SIZE - 1);
-	if (end <= base || nranges >= MM_MAX_RANGES)
-		return;
-	/* insertion sort by base */
-	unsigned i = nranges++;
-
-	while (i > 0 && ranges[i - 1].base > base) {
-		ranges[i] = ranges[i - 1];
-		i--;
-	}
-	ranges[i] = (struct range){ base, end };
-}
-
-static void add_minus_kernel(uint64_t base, uint64_t end)
-{
-	uint64_t ks = (uint64_t)(uintptr_t)__kernel_start;
-	uint64_t ke = (uint64_t)(uintptr_t)__kernel_end;
-
-	if (base < LOW_LIMIT)
-		base = LOW_LIMIT;
-	if (end <= base)
-		return;
-	if (end <= ks || base >= ke) {
-		add_range(base, end);
-		return;
-	}
-	if (base < ks)
-		add_range(base, ks);
-	if (end > ke)
-		add_range(ke, end);
-}
 
 void mm_init(const struct boot_info *bi)
 {
@@ -67,31 +29,9 @@ void mm_init(const struct boot_info *bi)
 		if (r->base + r->len > highest_ram)
 			highest_ram = r->base + r->len;
 	}
-	/* A usable page must be RAM in every entry that covers it: some
-	 * firmware lists overlapping entries, and reserved wins. */
-	for (unsigned i = 0; i < bi->nmmap; i++) {
-		const struct mem_region *r = &bi->mmap[i];
-
-		if (r->type != MMAP_RAM)
-			continue;
-		uint64_t base = r->base, end = r->base + r->len;
-
-		for (unsigned j = 0; j < bi->nmmap && base < end; j++) {
-			const struct mem_region *o = &bi->mmap[j];
-			uint64_t ob = o->base, oe = o->base + o->len;
-
-			if (o->type == MMAP_RAM || oe <= base || ob >= end)
-				continue;
-			if (ob <= base) {
-				base = oe;		/* reserved covers the start */
-			} else {
-				add_minus_kernel(base, ob);	/* keep the part before it */
-				base = oe < end ? oe : end;
-			}
-		}
-		if (base < end)
-			add_minus_kernel(base, end);
-	}
+	nranges = memmap_usable(bi->mmap, bi->nmmap, (uint64_t)(uintptr_t)__kernel_start,
+				(uint64_t)(uintptr_t)__kernel_end, LOW_LIMIT,
+				ranges, MM_MAX_RANGES);
 	cur = 0;
 	next = nranges ? ranges[0].base : 0;
 }

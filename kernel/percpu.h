@@ -53,6 +53,7 @@ struct percpu {
 
 	struct catch_frame *catch_top;	/* innermost catch point */
 	int exc_depth;			/* nesting of exception handling */
+	int irq_depth;			/* IRQ handlers running (not yet EOIed) */
 	volatile int abort_req;		/* set by another CPU before an NMI */
 	const char *activity;		/* test name or "boot"/"idle", for dumps */
 

@@ -6,6 +6,8 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "arch/x86/msr.h"
+#include "arch/x86/traps.h"
+#include "arch/x86/tsc.h"
 #include "kernel/kernel.h"
 #include "kernel/platform.h"
 #include "lib/string.h"
@@ -175,6 +177,29 @@ TEST_EX(fault, unexpected_ap, T_EXPLICIT, 0)
 
 	t_fail(t, "cpu %u: fault on purpose, plat_call returned %s", others[0],
 	       plat_strerror(rc));
+}
+
+static void faulting_irq(struct regs *r)
+{
+	(void)r;
+	do_write((void *)(uintptr_t)UNMAPPED_VA);
+}
+
+/* A fault inside an interrupt handler: the handler never reaches its EOI,
+ * so the unwinding must send it, or the vector's priority class stays
+ * blocked on this CPU (apic.self_ipi run after this case shows it). */
+TEST_EX(fault, unexpected_irq, T_EXPLICIT, 0)
+{
+	unsigned v = irq_alloc_vector(faulting_irq);
+
+	if (!v) {
+		t_fail(t, "no free vector");
+		return;
+	}
+	t_diag(t, "self-IPI to vector 0x%x, whose handler writes to unmapped memory", v);
+	apic_send(0, APIC_DEST_SELF | APIC_DM_FIXED | v);
+	tsc_delay_us(100000);
+	t_fail(t, "the faulting interrupt handler did not fault");
 }
 
 TEST_EX(fault, timeout, T_EXPLICIT, 500)

@@ -90,7 +90,7 @@ static void timer_irq(struct regs *r)
 	struct catch_frame *f = catch_find(CATCH_TEST);
 
 	if (f)
-		catch_deliver(r, f, CATCH_TIMEOUT);
+		catch_deliver(r, f, CATCH_TIMEOUT, true);
 }
 
 bool apic_timer_init(void)

@@ -22,6 +22,7 @@ global catch_enter, catch_resume
 %define CF_RSP	48
 %define CF_RIP	56
 %define CF_RFLAGS 64
+%define CF_ARMED	72
 
 section .text
 bits 64
@@ -39,6 +40,7 @@ catch_enter:
 	pushfq
 	pop	rax
 	mov	[rdi + CF_RFLAGS], rax
+	mov	qword [rdi + CF_ARMED], 1	; last: the frame is now resumable
 	xor	eax, eax
 	ret
 

@@ -1,14 +1,20 @@
 /* Catch-point bookkeeping; the register save/restore is in catch.asm. */
+#include <stddef.h>
 #include "arch/x86/catch.h"
+#include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/regs.h"
 #include "kernel/percpu.h"
+
+_Static_assert(offsetof(struct catch_frame, rflags) == 64 &&
+	       offsetof(struct catch_frame, armed) == 72, "catch.asm offsets");
 
 void catch_push(struct catch_frame *f, enum catch_kind kind)
 {
 	struct percpu *c = this_cpu();
 
 	f->kind = kind;
+	f->armed = 0;
 	f->vector = -1;
 	f->error_code = 0;
 	f->fault_rip = 0;
@@ -34,15 +40,20 @@ void catch_pop(struct catch_frame *f)
 struct catch_frame *catch_find(enum catch_kind kind)
 {
 	for (struct catch_frame *f = this_cpu()->catch_top; f; f = f->prev)
-		if (f->kind == kind)
+		if (f->kind == kind && f->armed)
 			return f;
 	return 0;
 }
 
-void catch_deliver(struct regs *r, struct catch_frame *f, int vector)
+void catch_deliver(struct regs *r, struct catch_frame *f, int vector, bool from_irq)
 {
 	struct percpu *c = this_cpu();
+	int keep = from_irq ? 1 : 0;
 
+	for (; c->irq_depth > keep; c->irq_depth--)
+		apic_eoi();
+	/* the exception or NMI being handled ends with this resume */
+	c->exc_depth = 0;
 	c->catch_top = f->prev;
 	f->vector = vector;
 	f->error_code = (vector >= 0 && vector < 32) ? r->error_code : 0;

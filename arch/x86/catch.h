@@ -18,6 +18,7 @@
 #ifndef RINGLAB_ARCH_X86_CATCH_H
 #define RINGLAB_ARCH_X86_CATCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum catch_kind {
@@ -33,6 +34,10 @@ enum catch_kind {
 struct catch_frame {
 	/* saved by catch_enter; offsets used by catch.asm */
 	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip, rflags;
+	/* set by catch_enter after the registers: catch_push links the frame
+	 * first, and an NMI between the two must not resume a frame that
+	 * holds no registers yet */
+	volatile uint64_t armed;
 	/* bookkeeping */
 	struct catch_frame *prev;
 	enum catch_kind kind;
@@ -51,10 +56,13 @@ void catch_pop(struct catch_frame *f);
 
 struct regs;
 /* Deliver a resume to f from an interrupt handler's frame: unlinks f and
- * every frame above it, records why, and rewrites *r to land in f. */
-void catch_deliver(struct regs *r, struct catch_frame *f, int vector);
+ * every frame above it, records why, and rewrites *r to land in f.  IRQ
+ * handlers that were running in the code being abandoned never reach
+ * their EOI, so it is sent here; from_irq says the caller is itself an
+ * IRQ handler (the watchdog), whose own EOI the dispatcher still sends. */
+void catch_deliver(struct regs *r, struct catch_frame *f, int vector, bool from_irq);
 
-/* The innermost frame of the given kind on this CPU, or NULL. */
+/* The innermost armed frame of the given kind on this CPU, or NULL. */
 struct catch_frame *catch_find(enum catch_kind kind);
 
 #endif

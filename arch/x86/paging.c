@@ -27,6 +27,13 @@ static void note_mapped(uint64_t base, uint64_t end)
 		mapped[nmapped++] = (typeof(mapped[0])){ base, end };
 }
 
+static const struct boot_info *map_bi;	/* the memory map the tables follow */
+static bool covered(const struct boot_info *bi, uint64_t base, uint64_t end, bool ram_only);
+
+/* Firmware data lives in the BIOS area below 1 MiB or in memory-map
+ * entries (RAM, ACPI, reserved).  Anything else below 4 GiB is a PCI or
+ * APIC hole: mapped, but MMIO, and a corrupt table pointer must not make
+ * a parser read it.  Above 4 GiB only RAM is mapped. */
 const void *phys_view(uint64_t pa, size_t len)
 {
 	uint64_t end = pa + len;
@@ -35,10 +42,13 @@ const void *phys_view(uint64_t pa, size_t len)
 		return NULL;
 	if (!full_map)
 		return end <= SZ_4G ? (const void *)(uintptr_t)pa : NULL;
-	for (unsigned i = 0; i < nmapped; i++)
-		if (pa >= mapped[i].base && end <= mapped[i].end)
-			return (const void *)(uintptr_t)pa;
-	return NULL;
+	if (end <= 0x100000)
+		return (const void *)(uintptr_t)pa;
+	if (!covered(map_bi, pa, end, false))
+		return NULL;
+	if (end > SZ_4G && !covered(map_bi, pa, end, true))
+		return NULL;
+	return (const void *)(uintptr_t)pa;
 }
 
 /* Tables created after boot (paging_map_mmio, paging_set_4k during a
@@ -122,8 +132,9 @@ static bool overlaps_ram(const struct boot_info *bi, uint64_t base, uint64_t end
 	return false;
 }
 
-/* True when [base, end) is entirely covered by RAM-type regions. */
-static bool covered_by_ram(const struct boot_info *bi, uint64_t base, uint64_t end)
+/* True when [base, end) is entirely covered by memory-map entries: of a
+ * RAM type (1, 3, 4) when ram_only, of any type otherwise. */
+static bool covered(const struct boot_info *bi, uint64_t base, uint64_t end, bool ram_only)
 {
 	uint64_t pos = base;
 	bool progress = true;
@@ -133,7 +144,8 @@ static bool covered_by_ram(const struct boot_info *bi, uint64_t base, uint64_t e
 		for (unsigned i = 0; i < bi->nmmap; i++) {
 			const struct mem_region *r = &bi->mmap[i];
 
-			if (is_ram_type(r->type) && r->base <= pos && r->base + r->len > pos) {
+			if ((!ram_only || is_ram_type(r->type)) && r->base <= pos &&
+			    r->base + r->len > pos) {
 				pos = r->base + r->len;
 				progress = true;
 			}
@@ -142,10 +154,49 @@ static bool covered_by_ram(const struct boot_info *bi, uint64_t base, uint64_t e
 	return pos >= end;
 }
 
+static bool map_4k(uint64_t pa, uint64_t flags)
+{
+	uint64_t *pdpt = next_table(pml4, (pa >> 39) & 511);
+	uint64_t *pd = pdpt ? next_table(pdpt, (pa >> 30) & 511) : NULL;
+	uint64_t *pt = pd ? next_table(pd, (pa >> 21) & 511) : NULL;
+
+	if (!pt)
+		return false;
+	if (!(pt[(pa >> 12) & 511] & PTE_P))
+		st.pages_4k++;
+	pt[(pa >> 12) & 511] = pa | flags;
+	return true;
+}
+
+/* One 2 MiB chunk: a large page when it is all RAM (write-back) or, with
+ * map_other, all not-RAM (uncached).  A chunk that mixes both is split
+ * into 4 KiB pages, so that no MMIO, ROM or hole is ever mapped
+ * write-back: a large page spanning several memory types is undefined
+ * behaviour (SDM vol. 3 §12.11.9), and the legacy VGA window and option
+ * ROMs share the first 2 MiB with RAM. */
+static bool map_chunk(const struct boot_info *bi, uint64_t pa, bool map_other)
+{
+	const uint64_t wb = PTE_P | PTE_W, uc = PTE_P | PTE_W | PTE_PCD | PTE_PWT;
+
+	if (covered(bi, pa, pa + SZ_2M, true))
+		return map_2m(pa, wb);
+	if (!overlaps_ram(bi, pa, pa + SZ_2M))
+		return map_other ? map_2m(pa, uc) : true;
+	for (uint64_t p = pa; p < pa + SZ_2M; p += PAGE_SIZE) {
+		if (covered(bi, p, p + PAGE_SIZE, true)) {
+			if (!map_4k(p, wb))
+				return false;
+		} else if (map_other && !map_4k(p, uc)) {
+			return false;
+		}
+	}
+	return true;
+}
+
 bool paging_init(const struct boot_info *bi)
 {
 	struct cpuid_regs ext = cpuid(0x80000000);
-	uint64_t flags_wb = PTE_P | PTE_W, flags_uc = PTE_P | PTE_W | PTE_PCD | PTE_PWT;
+	uint64_t flags_wb = PTE_P | PTE_W;
 
 	memset(&st, 0, sizeof(st));
 	st.phys_bits = 36;
@@ -158,8 +209,9 @@ bool paging_init(const struct boot_info *bi)
 		return false;
 	}
 	nmapped = 0;
+	map_bi = bi;
 	for (uint64_t pa = 0; pa < SZ_4G; pa += SZ_2M)
-		if (!map_2m(pa, overlaps_ram(bi, pa, pa + SZ_2M) ? flags_wb : flags_uc))
+		if (!map_chunk(bi, pa, true))
 			goto oom;
 	note_mapped(0, SZ_4G);
 
@@ -185,7 +237,7 @@ bool paging_init(const struct boot_info *bi)
 		end = (end + SZ_2M - 1) & ~(SZ_2M - 1);
 		for (uint64_t pa = base; pa < end;) {
 			if (st.gbpages && !(pa & (SZ_1G - 1)) && pa + SZ_1G <= end &&
-			    covered_by_ram(bi, pa, pa + SZ_1G)) {
+			    covered(bi, pa, pa + SZ_1G, true)) {
 				uint64_t *pdpt = next_table(pml4, (pa >> 39) & 511);
 
 				if (!pdpt)
@@ -205,7 +257,7 @@ bool paging_init(const struct boot_info *bi)
 				pa = (pa | (SZ_1G - 1)) + 1;
 				continue;
 			}
-			if (!map_2m(pa, flags_wb))
+			if (!map_chunk(bi, pa, false))
 				goto oom;
 			pa += SZ_2M;
 		}

@@ -123,10 +123,11 @@ static void handle_exception(struct regs *r)
 		 * broken, so say so with the least machinery and stop. */
 		panic_raw("fault while handling a fault", v, r->rip);
 	}
-	/* #DF and #MC are never "expected": state may be lost. */
-	if (f && f->kind == CATCH_QUIET && v != 8 && v != 18) {
-		catch_deliver(r, f, (int)v);
-		c->exc_depth--;
+	/* #DF and #MC are never "expected": state may be lost.  A fault in
+	 * an IRQ handler that interrupted a quiet region is not the region's
+	 * own fault either. */
+	if (f && f->armed && f->kind == CATCH_QUIET && v != 8 && v != 18 && !c->irq_depth) {
+		catch_deliver(r, f, (int)v, false);
 		return;
 	}
 	exception_dump(r);
@@ -140,8 +141,7 @@ static void handle_exception(struct regs *r)
 	if (!f)
 		panic("unexpected %s outside any test on cpu %u at rip=0x%llx",
 		      exception_mnemonic(v), c->index, (unsigned long long)r->rip);
-	catch_deliver(r, f, (int)v);
-	c->exc_depth--;
+	catch_deliver(r, f, (int)v, false);
 }
 
 static void handle_nmi(struct regs *r)
@@ -160,7 +160,9 @@ static void handle_nmi(struct regs *r)
 		if (!f)
 			f = catch_find(CATCH_TEST);
 		if (f)
-			catch_deliver(r, f, CATCH_ABORT);
+			catch_deliver(r, f, CATCH_ABORT, false);
+		else
+			c->abort_req = 1;	/* nothing armed yet: stay asked */
 		return;
 	}
 	rep_warn("nmi", "unexpected NMI on cpu %u at rip=0x%llx (count %llu)", c->index,
@@ -195,9 +197,11 @@ void isr_dispatch(struct regs *r)
 	}
 	irq_handler_t h = __atomic_load_n(&irq_handlers[v], __ATOMIC_ACQUIRE);
 
+	c->irq_depth++;
 	if (h)
 		h(r);
 	else
 		c->stray_irq_count++;
+	c->irq_depth--;
 	apic_eoi();
 }
