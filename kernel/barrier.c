@@ -25,7 +25,12 @@ bool tsc_barrier_wait(struct tsc_barrier *b, uint64_t timeout_cycles)
 			return false;
 		__asm__ volatile("pause");
 	}
-	while (rdtsc_lfence() < rel)
+	/* Bounded too: a CPU whose TSC lags the releaser's would otherwise
+	 * spin for the whole offset. */
+	while (rdtsc_lfence() < rel) {
+		if (rdtsc_lfence() - start > timeout_cycles + b->margin_cycles)
+			return false;
 		__asm__ volatile("pause");
+	}
 	return true;
 }

@@ -226,8 +226,10 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 			while (slice_next(&r, ",", &item)) {
 				if (slice_eq(item, "x2apic-nostick"))
 					o->simulate |= SIM_X2APIC_NOSTICK;
+				else if (slice_eq(item, "ap-nostart"))
+					o->simulate |= SIM_AP_NOSTART;
 				else
-					error(o, "cmdline: simulate=%s: valid values are x2apic-nostick",
+					error(o, "cmdline: simulate=%s: valid values are x2apic-nostick, ap-nostart",
 					      echo(item, e, sizeof(e)));
 			}
 		} else {
@@ -280,8 +282,11 @@ int cmdline_format(const struct options *o, char *buf, size_t size)
 		    o->exit_mode == EXIT_QEMU ? "qemu" : o->exit_mode == EXIT_HALT ? "halt" : "reboot");
 	if (o->apic != APIC_AUTO)
 		ADD("%sapic=%s", len ? " " : "", o->apic == APIC_XAPIC ? "xapic" : "x2apic");
-	if (o->simulate & SIM_X2APIC_NOSTICK)
-		ADD("%ssimulate=x2apic-nostick", len ? " " : "");
+	if (o->simulate)
+		ADD("%ssimulate=%s%s%s", len ? " " : "",
+		    (o->simulate & SIM_X2APIC_NOSTICK) ? "x2apic-nostick" : "",
+		    (o->simulate & SIM_X2APIC_NOSTICK) && (o->simulate & SIM_AP_NOSTART) ? "," : "",
+		    (o->simulate & SIM_AP_NOSTART) ? "ap-nostart" : "");
 #undef ADD
 	return (int)len;
 }

@@ -7,8 +7,9 @@
  *   exit=qemu|halt|reboot
  *   apic=auto|xapic|x2apic
  *   simulate=x2apic-nostick    test hook: behave as if IA32_APIC_BASE.EXTD
- *                              did not stick (QEMU 7.2 TCG), to exercise
- *                              the xAPIC fallback
+ *                              did not stick, to exercise the xAPIC fallback
+ *   simulate=ap-nostart        test hook: send the first AP INIT but no
+ *                              SIPI, to exercise the AP-timeout path
  *
  * A first token that looks like the kernel's path (QEMU and some loaders
  * pass it) is skipped.  An unknown option or bad value produces one error
@@ -29,6 +30,7 @@ enum exit_mode { EXIT_DEFAULT = 0, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum apic_pref { APIC_AUTO = 0, APIC_XAPIC, APIC_X2APIC };
 
 #define SIM_X2APIC_NOSTICK	(1u << 0)
+#define SIM_AP_NOSTART		(1u << 1)
 
 struct options {
 	struct console_spec consoles[CONSOLE_MAX_UARTS];

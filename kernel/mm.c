@@ -36,10 +36,18 @@ void mm_init(const struct boot_info *bi)
 	next = nranges ? ranges[0].base : 0;
 }
 
+/* Taken with interrupts off; bounded, because a CPU aborted by NMI while
+ * allocating never releases it (then it is overridden: the allocator's
+ * state is two words, written together, under the lock). */
+#define MM_LOCK_SPINS 100000000u
+
 static void lock(void)
 {
-	while (__atomic_exchange_n(&mm_lock, 1, __ATOMIC_ACQUIRE))
+	for (unsigned i = 0; i < MM_LOCK_SPINS; i++) {
+		if (!__atomic_exchange_n(&mm_lock, 1, __ATOMIC_ACQUIRE))
+			return;
 		cpu_relax();
+	}
 }
 
 static void unlock(void)

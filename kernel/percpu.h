@@ -71,8 +71,8 @@ struct percpu {
 	volatile int work_status;	/* PLAT_OK, PLAT_FAULT or PLAT_ABORTED */
 	volatile int post_lock;
 
-	uint64_t start_tsc;		/* TSC when the AP reached C (BSP's clock) */
-	uint64_t start_latency_cycles;	/* INIT sent -> ap_main on BSP's clock */
+	uint64_t start_tsc;		/* BSP's TSC just before its INIT */
+	uint64_t start_latency_cycles;	/* INIT -> seen online, on the BSP's clock */
 	volatile enum ap_stage stage;
 
 	volatile uint64_t nmi_count;

@@ -17,6 +17,12 @@
 
 struct test_ctx;
 
+/* An interrupt or cross-CPU acknowledgement that has not arrived after
+ * this long is "lost": thousands of times any real delivery, and long
+ * enough for an emulator that starves a vCPU thread (8 spinning vCPUs on
+ * 2 host cores under QEMU TCG stall for 200+ ms at a time). */
+#define T_LOST_US		2000000
+
 enum {
 	PLAT_OK = 0,
 	PLAT_TIMEOUT = -1,	/* no answer in time; the CPU is now lost */

@@ -17,7 +17,8 @@
 #include "kernel/platform.h"
 #include "kernel/report.h"
 
-#define ABORT_GRACE_MS 200
+/* After the abort NMI, how long to wait before declaring a CPU lost. */
+#define ABORT_GRACE_MS (T_LOST_US / 1000)
 
 static void doorbell_irq(struct regs *r)
 {
@@ -96,11 +97,17 @@ int plat_post(unsigned cpu, plat_fn fn, void *arg)
 	if (cpu == plat_this_cpu())
 		return PLAT_INVALID;
 	struct percpu *c = cpus[cpu];
+	uint64_t flags = irq_save();
+	uint64_t end = rdtsc() + tsc_us_to_cycles(T_LOST_US);
 
-	while (__atomic_exchange_n(&c->post_lock, 1, __ATOMIC_ACQUIRE))
+	/* Interrupts off while held, so the watchdog cannot unwind a holder;
+	 * bounded, because an NMI-aborted poster on another CPU may have left
+	 * it taken. */
+	while (__atomic_exchange_n(&c->post_lock, 1, __ATOMIC_ACQUIRE) && rdtsc() < end)
 		cpu_relax();
 	if (!idle(c)) {
 		__atomic_store_n(&c->post_lock, 0, __ATOMIC_RELEASE);
+		irq_restore(flags);
 		return PLAT_BUSY;
 	}
 	c->work_fn = fn;
@@ -109,6 +116,7 @@ int plat_post(unsigned cpu, plat_fn fn, void *arg)
 	c->work_status = PLAT_OK;
 	__atomic_store_n(&c->work_seq, c->work_seq + 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->post_lock, 0, __ATOMIC_RELEASE);
+	irq_restore(flags);
 	apic_send(c->apic_id, APIC_DM_FIXED | VEC_CALL);
 	return PLAT_OK;
 }
@@ -195,7 +203,7 @@ unsigned smp_quiesce(void)
 		if (!c || !c->online || c->lost || idle(c))
 			continue;
 		helped++;
-		int rc = plat_wait(i, 100);
+		int rc = plat_wait(i, T_LOST_US / 1000);
 
 		if (rc == PLAT_ABORTED)
 			rep_warn("smp", "cpu %u was still running work after the test; aborted it", i);
@@ -213,6 +221,10 @@ bool smp_apic_mode_allowed(enum apic_mode m, char *why, unsigned why_size)
 {
 	if (m == apic_boot_mode)
 		return true;
+	if (apic_fw_x2apic) {
+		rl_snprintf(why, why_size, "the firmware handed over in x2APIC mode; ringlab does not leave it");
+		return false;
+	}
 	if (apic_mode_forced) {
 		rl_snprintf(why, why_size, "the APIC mode was forced or fell back at boot (%s)",
 			    apic_mode_name(apic_boot_mode));
@@ -238,11 +250,15 @@ struct mode_switch {
 	volatile unsigned failed;
 };
 
+/* The APs wait this long for the boot CPU's commit: longer than the boot
+ * CPU ever waits for them, so it always commits first. */
+#define SWITCH_COMMIT_MS	(5 * T_LOST_US / 1000)
+
 static void ap_switch_mode(void *p)
 {
 	struct mode_switch *ms = p;
 	uint64_t flags = irq_save();
-	uint64_t end = rdtsc() + tsc_ms_to_cycles(2000);
+	uint64_t end = rdtsc() + tsc_ms_to_cycles(SWITCH_COMMIT_MS);
 
 	if (!apic_cpu_switch_mode(ms->m, false))
 		__atomic_add_fetch(&ms->failed, 1, __ATOMIC_RELAXED);
@@ -254,28 +270,39 @@ static void ap_switch_mode(void *p)
 	irq_restore(flags);
 }
 
+static void lose(unsigned cpu, const char *why)
+{
+	cpus[cpu]->lost = true;
+	cpus[cpu]->online = false;
+	rep_error("smp", "cpu %u (apic %u) %s during the APIC mode switch; left out from now on",
+		  cpu, cpus[cpu]->apic_id, why);
+}
+
 bool smp_set_apic_mode(enum apic_mode m, char *why, unsigned why_size)
 {
 	static struct mode_switch ms;
 	static unsigned list[MAX_CPUS];
-	unsigned n = plat_other_cpus(list, MAX_CPUS);
+	static int posted[MAX_CPUS];
+	unsigned n = plat_other_cpus(list, MAX_CPUS), nposted = 0;
 
 	if (m == apic_mode)
 		return true;
 	if (!smp_apic_mode_allowed(m, why, why_size))
 		return false;
 	ms = (struct mode_switch){ .m = m };
-	for (unsigned i = 0; i < n; i++)
-		if (plat_post(list[i], ap_switch_mode, &ms) != PLAT_OK) {
-			rl_snprintf(why, why_size, "cpu %u did not take the mode-switch work", list[i]);
-			ms.commit = 1;
-			return false;
-		}
-	uint64_t end = rdtsc() + tsc_ms_to_cycles(2000);
+	/* All-or-nothing from here: once one AP has switched, the boot CPU
+	 * must switch and commit too, whatever else fails; a CPU that does
+	 * not follow is left out, never driven in the wrong mode. */
+	uint64_t flags = irq_save();	/* no watchdog unwind half-way */
 
-	while (__atomic_load_n(&ms.switched, __ATOMIC_ACQUIRE) < n && rdtsc() < end)
+	for (unsigned i = 0; i < n; i++) {
+		posted[i] = plat_post(list[i], ap_switch_mode, &ms) == PLAT_OK;
+		nposted += posted[i];
+	}
+	uint64_t end = rdtsc() + tsc_us_to_cycles(T_LOST_US);
+
+	while (__atomic_load_n(&ms.switched, __ATOMIC_ACQUIRE) < nposted && rdtsc() < end)
 		cpu_relax();
-	uint64_t flags = irq_save();
 	bool ok = apic_cpu_switch_mode(m, true);
 
 	apic_mode = m;
@@ -283,12 +310,21 @@ bool smp_set_apic_mode(enum apic_mode m, char *why, unsigned why_size)
 	__atomic_store_n(&ms.commit, 1, __ATOMIC_RELEASE);
 	irq_restore(flags);
 	timer_release();	/* re-arm the watchdog on the new mode */
-	for (unsigned i = 0; i < n; i++)
-		if (plat_wait(list[i], 2000) != PLAT_OK)
-			ok = false;
-	if (!ok || ms.failed || ms.switched < n) {
-		rl_snprintf(why, why_size, "%u of %u CPUs failed to switch to %s", ms.failed + (n - ms.switched),
-			    n + 1, apic_mode_name(m));
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (!posted[i]) {
+			lose(list[i], "could not be given the switch");
+			bad++;
+		} else if (plat_wait(list[i], SWITCH_COMMIT_MS + T_LOST_US / 1000) != PLAT_OK) {
+			if (!cpus[list[i]]->lost)
+				lose(list[i], "did not finish");
+			bad++;
+		}
+	}
+	if (!ok || ms.failed || bad) {
+		rl_snprintf(why, why_size, "%u of %u CPUs failed to switch to %s",
+			    ms.failed + bad + (ok ? 0 : 1), n + 1, apic_mode_name(m));
 		return false;
 	}
 	return true;

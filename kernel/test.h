@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include "kernel/report.h"
 #include "lib/rand.h"
+#include "kernel/platform.h"
 
 struct test_ctx;
 
@@ -50,11 +51,6 @@ struct suite {
 
 #define TEST_BUDGET_DEFAULT_MS	30000
 
-/* An interrupt or cross-CPU acknowledgement that has not arrived after
- * this long is "lost": thousands of times any real delivery, and long
- * enough for an emulator that starves a vCPU thread (8 spinning vCPUs on
- * 2 host cores under QEMU TCG stall for 200+ ms at a time). */
-#define T_LOST_US		2000000
 
 struct test_case {
 	const struct suite *suite;

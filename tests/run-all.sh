@@ -71,6 +71,9 @@ else
 fi
 
 echo "== QEMU boots"
+qlog="$BUILD/test-logs/qemu-run.txt"
+python3 tests/qemu/run.py --jobs "${QEMU_JOBS:-2}" >"$qlog" 2>&1
+qrc=$?
 while IFS= read -r line; do
 	echo "$line"
 	case $line in
@@ -78,7 +81,12 @@ while IFS= read -r line; do
 	FAIL\ *) fail=$((fail + 1)) ;;
 	SKIP\ *) skip=$((skip + 1)) ;;
 	esac
-done < <(python3 tests/qemu/run.py --jobs "${QEMU_JOBS:-2}" 2>&1)
+done <"$qlog"
+# A crash of the runner itself prints no FAIL line: judge by its summary.
+if ! grep -qE '^qemu: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$qlog" ||
+   { [ "$qrc" != 0 ] && ! grep -q '^FAIL ' "$qlog"; }; then
+	result FAIL qemu-runner "tests/qemu/run.py exited $qrc without a complete summary; see $qlog"
+fi
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

@@ -200,11 +200,17 @@ TEST(smp, start_latency)
 		t_skip(t, "no application processor was started");
 		return;
 	}
-	for (unsigned i = 1; i < plat_ncpus(); i++)
+	unsigned missing = 0;
+
+	for (unsigned i = 1; i < plat_ncpus(); i++) {
+		if (!cpus[i]->start_latency_cycles)
+			missing++;
 		ns[n++] = tsc_cycles_to_ns(cpus[i]->start_latency_cycles);
-	/* Each AP: from its INIT to its ap_main on the BSP's clock. */
-	t_metric_dist(t, "latency", ns, n, "ns", "method=init-to-c-entry");
+	}
+	/* Each AP: from the BSP's INIT to the BSP seeing it online, on the
+	 * BSP's clock (so no TSC synchronization is assumed). */
+	t_metric_dist(t, "latency", ns, n, "ns", "method=init-to-online-on-bsp-clock");
 	t_metric_value(t, "total", (int64_t)tsc_cycles_to_ns(r->total_cycles), "ns",
 		       "started=%u failed=%u", r->started, r->failed);
-	t_check(t, n == r->started, "%u latencies for %u started CPUs", n, r->started);
+	t_check(t, missing == 0, "%u started CPUs have no recorded start latency", missing);
 }

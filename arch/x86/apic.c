@@ -20,6 +20,7 @@
 enum apic_mode apic_mode;
 enum apic_mode apic_boot_mode;
 bool apic_mode_forced;	/* apic= given, or the x2APIC enable fell back */
+bool apic_fw_x2apic;	/* the firmware handed over with x2APIC enabled */
 static volatile uint8_t *xapic_base;
 static uint64_t xapic_phys;
 volatile uint64_t apic_error_irqs;
@@ -211,6 +212,7 @@ bool apic_bsp_init(const struct options *o, const struct acpi_info *ai)
 	}
 	xapic_base = (volatile uint8_t *)(uintptr_t)xapic_phys;
 
+	apic_fw_x2apic = fw_x2;
 	if (fw_x2) {
 		apic_mode = APIC_MODE_X2APIC;
 		if (o->apic == APIC_XAPIC)

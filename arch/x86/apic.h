@@ -21,6 +21,7 @@ struct acpi_info;
 extern enum apic_mode apic_mode;
 extern enum apic_mode apic_boot_mode;	/* the mode chosen at boot */
 extern bool apic_mode_forced;	/* apic= given or fallback happened */
+extern bool apic_fw_x2apic;	/* firmware handed over in x2APIC mode */
 
 const char *apic_mode_name(enum apic_mode m);
 

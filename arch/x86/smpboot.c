@@ -53,11 +53,11 @@ static const char *stage_name(unsigned s)
 	return s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }
 
-static uint8_t *find_trampoline_page(const struct boot_info *bi)
+static uint8_t *find_trampoline_page(const struct boot_info *bi, uint64_t from)
 {
 	size_t need = (size_t)(trampoline_end - trampoline_start);
 
-	for (uint64_t p = TRAMP_LOW; p + 4096 <= TRAMP_HIGH; p += 4096) {
+	for (uint64_t p = from; p + 4096 <= TRAMP_HIGH; p += 4096) {
 		bool ram = false;
 
 		for (unsigned i = 0; i < bi->nmmap; i++) {
@@ -91,13 +91,15 @@ static void install_trampoline(void)
 static void ap_entry(struct percpu *p) __attribute__((noreturn, used));
 static void ap_entry(struct percpu *p)
 {
+	/* An AP that was given up on, arriving late: touch nothing shared. */
+	if (p->lost)
+		halt_forever();
 	percpu_install(p);
 	p->stage = AP_C_ENTRY;
 	p->activity = "bring-up";
 	desc_load_cpu(p);
 	apic_cpu_init(false);
 	topo_read(&p->topo);
-	p->start_tsc = rdtsc();
 	p->online = true;
 	__atomic_store_n(&p->stage, AP_ONLINE, __ATOMIC_RELEASE);
 	smp_ap_idle_loop();
@@ -142,7 +144,7 @@ static bool wait_stage(struct percpu *p, unsigned stage, uint64_t timeout_us)
  * wakeup_secondary_cpu_via_init() do it, with the short delays modern CPUs
  * allow (x86-facts.md §3): Intel family >= 6 and AMD family >= 0xF need no
  * 10 ms INIT delay. */
-static bool start_one(struct percpu *p, bool slow_init, unsigned timeout_ms,
+static bool start_one(struct percpu *p, bool slow_init, unsigned timeout_ms, bool no_sipi,
 		      unsigned *sipis, unsigned *stage_out)
 {
 	uint32_t id = p->apic_id;
@@ -154,6 +156,7 @@ static bool start_one(struct percpu *p, bool slow_init, unsigned timeout_ms,
 	TRAMP_FIELD(uint32_t, tramp_stage) = 0;
 	p->stage = AP_NOT_STARTED;
 	mfence();
+	p->start_tsc = rdtsc();
 
 	(void)apic_read_esr();
 	apic_send(id, APIC_DM_INIT | APIC_INT_LEVELTRIG | APIC_INT_ASSERT);
@@ -163,7 +166,7 @@ static bool start_one(struct percpu *p, bool slow_init, unsigned timeout_ms,
 	apic_wait_icr_idle(1000);
 
 	*sipis = 0;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < (no_sipi ? 0 : 2); i++) {
 		tsc_delay_us(slow_init ? 300 : 10);
 		apic_send(id, APIC_DM_STARTUP | vector);
 		apic_wait_icr_idle(1000);
@@ -178,13 +181,20 @@ static bool start_one(struct percpu *p, bool slow_init, unsigned timeout_ms,
 	if (esr)
 		rep_warn("smp", "APIC error 0x%x after starting APIC ID %u", esr, id);
 	bool ok = wait_stage(p, AP_ONLINE, (uint64_t)timeout_ms * 1000u);
+
+	if (ok)	/* on the BSP's clock, when the BSP saw it online */
+		p->start_latency_cycles = rdtsc() - p->start_tsc;
 	unsigned s = TRAMP_FIELD(uint32_t, tramp_stage);
 
 	if (p->stage > s)
 		s = p->stage;
 	*stage_out = s;
 	if (!ok) {
-		/* Park it: INIT puts it back into wait-for-SIPI. */
+		/* Give it up: a late arrival halts at once in ap_entry, on its
+		 * own stack (the caller moves the trampoline for the next AP),
+		 * and INIT puts it back into wait-for-SIPI. */
+		p->lost = true;
+		mfence();
 		apic_send(id, APIC_DM_INIT | APIC_INT_LEVELTRIG | APIC_INT_ASSERT);
 		apic_wait_icr_idle(1000);
 		apic_send(id, APIC_DM_INIT | APIC_INT_LEVELTRIG);
@@ -233,7 +243,7 @@ void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
 		result.skipped = result.enabled ? result.enabled - 1 : 0;
 		goto out;
 	}
-	tramp = find_trampoline_page(bi);
+	tramp = find_trampoline_page(bi, TRAMP_LOW);
 	if (!tramp) {
 		rep_error("smp", "no free RAM page between 0x%llx and 0x%llx for the AP trampoline",
 			  TRAMP_LOW, TRAMP_HIGH);
@@ -264,18 +274,27 @@ void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
 			break;
 		}
 		unsigned sipis, stage;
-		uint64_t t0 = rdtsc();
-
 		result.attempted++;
-		if (start_one(p, !modern, timeout_ms, &sipis, &stage)) {
-			p->start_latency_cycles = p->start_tsc - t0;
+		bool no_sipi = (o->simulate & SIM_AP_NOSTART) && result.attempted == 1;
+
+		if (start_one(p, !modern, timeout_ms, no_sipi, &sipis, &stage)) {
 			cpus[ncpus++] = p;
 			result.started++;
-		} else {
-			result.failed++;
-			rep_error("smp", "APIC ID %u (ACPI UID %u) did not start within %u ms: got as far as %s after %u SIPI(s); continuing without it",
-				  ac->apic_id, ac->uid, timeout_ms, stage_name(stage), sipis);
+			continue;
 		}
+		result.failed++;
+		rep_error("smp", "APIC ID %u (ACPI UID %u) did not start within %u ms: got as far as %s after %u SIPI(s); continuing without it",
+			  ac->apic_id, ac->uid, timeout_ms, stage_name(stage), sipis);
+		/* The failed AP may still be reading its trampoline page and the
+		 * stack and percpu it names: leave all three to it, and keep its
+		 * index out of everyone's way. */
+		p->index = MAX_CPUS - result.failed;
+		tramp = find_trampoline_page(bi, (uint64_t)(uintptr_t)tramp + 4096);
+		if (!tramp) {
+			rep_error("smp", "no free page left below 1 MiB for another trampoline; not starting the remaining CPUs");
+			break;
+		}
+		install_trampoline();
 	}
 	if (result.skipped && o->cpus)
 		rep_diag("smp: cpus=%u: %u enabled CPU(s) not started", o->cpus, result.skipped);

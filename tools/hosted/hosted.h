@@ -9,4 +9,10 @@
  * calibrate the TSC.  Returns the CPU count; 0 with err on failure. */
 unsigned hosted_platform_init(bool quick, unsigned limit, char *err, size_t errsz);
 
+/* Brackets around code that holds a lock or is inside libc (stdio,
+ * malloc): a timeout or abort signal arriving there is held back until the
+ * bracket closes, because jumping out would leave the lock held. */
+void hosted_unsafe_enter(void);
+void hosted_unsafe_leave(void);
+
 #endif

@@ -47,6 +47,7 @@ struct worker {
 static struct worker workers[MAX_THREADS];
 static unsigned nworkers;
 static __thread int my_index = -1;
+static __thread volatile sig_atomic_t unsafe_depth, deferred_sig;
 static uint64_t hz;
 
 /* main thread's catch point for the running case */
@@ -125,11 +126,14 @@ void plat_irq_restore(uint64_t flags)
 void *plat_alloc(size_t bytes)
 {
 	size_t n = (bytes + 4095) & ~(size_t)4095;
+
+	hosted_unsafe_enter();
 	void *p = mmap(NULL, n ? n : 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct alloc *a = malloc(sizeof(*a));
 
 	if (p == MAP_FAILED || !a) {
 		free(a);
+		hosted_unsafe_leave();
 		return NULL;
 	}
 	*a = (struct alloc){ p, n ? n : 4096, NULL };
@@ -137,11 +141,13 @@ void *plat_alloc(size_t bytes)
 	a->next = allocs;
 	allocs = a;
 	pthread_mutex_unlock(&alloc_mu);
+	hosted_unsafe_leave();
 	return p;
 }
 
 static void free_allocs(void)
 {
+	/* called after the case's timer is off: no deferral needed */
 	pthread_mutex_lock(&alloc_mu);
 	while (allocs) {
 		struct alloc *a = allocs;
@@ -177,19 +183,44 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
 	_exit(3);
 }
 
+static void deliver(int sig)
+{
+	if (sig == SIGUSR1 && my_index > 0 && workers[my_index].in_work)
+		siglongjmp(workers[my_index].jb, SIGUSR1);
+	if (sig == SIGALRM && in_case) {
+		case_signal = SIGALRM;
+		siglongjmp(case_jb, SIGALRM);
+	}
+}
+
 static void abort_handler(int sig)
 {
-	(void)sig;
-	if (my_index > 0 && workers[my_index].in_work)
-		siglongjmp(workers[my_index].jb, SIGUSR1);
+	if (unsafe_depth)
+		deferred_sig = sig;
+	else
+		deliver(sig);
 }
 
 static void alarm_handler(int sig)
 {
-	(void)sig;
-	if (in_case) {
-		case_signal = SIGALRM;
-		siglongjmp(case_jb, SIGALRM);
+	if (unsafe_depth)
+		deferred_sig = sig;
+	else
+		deliver(sig);
+}
+
+void hosted_unsafe_enter(void)
+{
+	unsafe_depth++;
+}
+
+void hosted_unsafe_leave(void)
+{
+	if (--unsafe_depth == 0 && deferred_sig) {
+		int sig = deferred_sig;
+
+		deferred_sig = 0;
+		deliver(sig);
 	}
 }
 
