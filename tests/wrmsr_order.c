@@ -24,7 +24,10 @@
  *
  * Negative control: the "late" variant stores the number only after the
  * handler has read it, so every round must count as stale; if it does
- * not, the detector is broken and the case fails. */
+ * not, the bookkeeping (round numbers, the comparison) is broken and the
+ * case fails.  It cannot create a real store-buffer race on demand; what
+ * shows that the handler really reads the new value is the other side:
+ * with MFENCE;LFENCE every round must see it. */
 #include "kernel/test.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
