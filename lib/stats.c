@@ -49,31 +49,11 @@ uint64_t percentile_sorted(const uint64_t *sorted, size_t n, unsigned pct)
 	return sorted[rank - 1];
 }
 
-uint64_t isqrt_u64(uint64_t v)
-{
-	uint64_t r = 0, bit = (uint64_t)1 << 62;
-
-	while (bit > v)
-		bit >>= 2;
-	while (bit) {
-		if (v >= r + bit) {
-			v -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
 /* floor(sqrt(v)) for 128-bit v; the result always fits 64 bits. */
 static uint64_t isqrt_u128(unsigned __int128 v)
 {
 	unsigned __int128 r = 0, bit = (unsigned __int128)1 << 126;
 
-	if (!(v >> 64))
-		return isqrt_u64((uint64_t)v);
 	while (bit > v)
 		bit >>= 2;
 	while (bit) {
@@ -86,6 +66,11 @@ static uint64_t isqrt_u128(unsigned __int128 v)
 		bit >>= 2;
 	}
 	return (uint64_t)r;
+}
+
+uint64_t isqrt_u64(uint64_t v)
+{
+	return isqrt_u128(v);
 }
 
 /* q, rem += x / n, x % n, keeping rem < n. */
