@@ -122,20 +122,6 @@ void console_write(const char *s, size_t n)
 	console_unlock(locked, flags);
 }
 
-void kprintf(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = rl_vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(buf) - 1)
-		n = (int)sizeof(buf) - 1;
-	console_write(buf, (size_t)n);
-}
-
 void console_integrity_start(void)
 {
 	integ_on = true;

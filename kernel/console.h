@@ -25,7 +25,6 @@ void console_configure(const struct console_spec *specs, unsigned n, bool vga,
 		       char *report, size_t report_size);
 
 void console_write(const char *s, size_t n);
-void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void console_integrity_start(void);
 void console_integrity(uint64_t *lines, uint32_t *crc);

@@ -90,13 +90,6 @@ void *page_alloc(size_t npages)
 	return alloc(npages, PAGE_SIZE, UINT64_MAX);
 }
 
-void *page_alloc_aligned(size_t npages, uint64_t align)
-{
-	if (align < PAGE_SIZE || (align & (align - 1)))
-		return NULL;
-	return alloc(npages, align, UINT64_MAX);
-}
-
 void *page_alloc_below(size_t npages, uint64_t limit)
 {
 	return alloc(npages, PAGE_SIZE, limit);
@@ -128,11 +121,3 @@ uint64_t mm_highest_ram(void)
 	return highest_ram;
 }
 
-uint64_t mm_free_bytes(void)
-{
-	uint64_t f = 0;
-
-	for (unsigned r = cur; r < nranges; r++)
-		f += ranges[r].end - (r == cur ? next : ranges[r].base);
-	return f;
-}

@@ -20,8 +20,6 @@ struct mm_mark {
 void mm_init(const struct boot_info *bi);
 /* npages zeroed pages, 4 KiB aligned; NULL when memory is exhausted. */
 void *page_alloc(size_t npages);
-/* Same, with the given alignment (a power of two >= 4 KiB). */
-void *page_alloc_aligned(size_t npages, uint64_t align);
 /* Only succeeds if the pages lie entirely below limit. */
 void *page_alloc_below(size_t npages, uint64_t limit);
 
@@ -29,7 +27,6 @@ struct mm_mark mm_mark(void);
 void mm_release(struct mm_mark m);
 
 uint64_t mm_ram_bytes(void);	/* type-1 RAM in the memory map */
-uint64_t mm_free_bytes(void);	/* still allocatable */
 uint64_t mm_highest_ram(void);	/* end of the highest RAM region */
 
 #endif

@@ -40,12 +40,6 @@ static inline uint64_t plat_ns_to_cycles(uint64_t ns)
 {
 	return (uint64_t)(((unsigned __int128)ns * plat_tsc_hz()) / 1000000000u);
 }
-static inline uint64_t plat_cycles_to_ns(uint64_t c)
-{
-	uint64_t hz = plat_tsc_hz();
-
-	return hz ? (uint64_t)(((unsigned __int128)c * 1000000000u) / hz) : 0;
-}
 
 unsigned plat_ncpus(void);
 bool plat_online(unsigned cpu);

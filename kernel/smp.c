@@ -260,7 +260,7 @@ static void ap_switch_mode(void *p)
 	uint64_t flags = irq_save();
 	uint64_t end = rdtsc() + tsc_ms_to_cycles(SWITCH_COMMIT_MS);
 
-	if (!apic_cpu_switch_mode(ms->m, false))
+	if (!apic_cpu_switch_mode(ms->m))
 		__atomic_add_fetch(&ms->failed, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&ms->switched, 1, __ATOMIC_RELEASE);
 	/* No APIC access until the boot CPU has published the new mode. */
@@ -303,7 +303,7 @@ bool smp_set_apic_mode(enum apic_mode m, char *why, unsigned why_size)
 
 	while (__atomic_load_n(&ms.switched, __ATOMIC_ACQUIRE) < nposted && rdtsc() < end)
 		cpu_relax();
-	bool ok = apic_cpu_switch_mode(m, true);
+	bool ok = apic_cpu_switch_mode(m);
 
 	apic_mode = m;
 	apic_cpu_init(true);

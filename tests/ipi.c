@@ -165,21 +165,41 @@ static void metric_name(char *buf, size_t size, const char *what, enum apic_mode
 		    rel ? "." : "", rel ? rel : "");
 }
 
-TEST(ipi, oneway)
-{
+/* What oneway and roundtrip share: partners of CPU 0, the modes to
+ * measure, and a sample buffer. */
+struct pair_plan {
+	size_t n;
+	uint64_t *samples;
 	unsigned cpu[9];
 	enum cpu_rel rel[9];
+	unsigned np;
 	enum apic_mode modes[2];
+	unsigned nm;
+};
 
+static bool plan_pairs(struct test_ctx *t, struct pair_plan *pp)
+{
 	if (!setup(t))
-		return;
-	size_t n = (size_t)t_iters(t, 10000, 300);
-	uint64_t *samples = plat_alloc(n * sizeof(uint64_t));
-	unsigned np = partners(t, cpu, rel, t->quick ? 1 : 3), nm = modes_to_run(t, modes);
-	struct slot *s = &slots[0];
+		return false;
+	pp->n = (size_t)t_iters(t, 10000, 300);
+	pp->samples = plat_alloc(pp->n * sizeof(uint64_t));
+	pp->np = partners(t, pp->cpu, pp->rel, t->quick ? 1 : 3);
+	pp->nm = modes_to_run(t, pp->modes);
+	return pp->samples || t_fail(t, "no memory");
+}
 
-	if (!samples)
-		return (void)t_fail(t, "no memory");
+TEST(ipi, oneway)
+{
+	struct pair_plan pp;
+
+	if (!plan_pairs(t, &pp))
+		return;
+	struct slot *s = &slots[0];	/* allocated by plan_pairs() */
+	size_t n = pp.n;
+	uint64_t *samples = pp.samples;
+	unsigned *cpu = pp.cpu, np = pp.np, nm = pp.nm;
+	enum cpu_rel *rel = pp.rel;
+	enum apic_mode *modes = pp.modes;
 	for (unsigned mi = 0; mi < nm; mi++) {
 		if (!enter_mode(t, modes[mi]))
 			return;
@@ -229,18 +249,15 @@ TEST(ipi, oneway)
 
 TEST(ipi, roundtrip)
 {
-	unsigned cpu[9];
-	enum cpu_rel rel[9];
-	enum apic_mode modes[2];
+	struct pair_plan pp;
 
-	if (!setup(t))
+	if (!plan_pairs(t, &pp))
 		return;
-	size_t n = (size_t)t_iters(t, 10000, 300);
-	uint64_t *samples = plat_alloc(n * sizeof(uint64_t));
-	unsigned np = partners(t, cpu, rel, t->quick ? 1 : 3), nm = modes_to_run(t, modes);
-
-	if (!samples)
-		return (void)t_fail(t, "no memory");
+	size_t n = pp.n;
+	uint64_t *samples = pp.samples;
+	unsigned *cpu = pp.cpu, np = pp.np, nm = pp.nm;
+	enum cpu_rel *rel = pp.rel;
+	enum apic_mode *modes = pp.modes;
 	pong_from = 0;
 	for (unsigned mi = 0; mi < nm; mi++) {
 		if (!enter_mode(t, modes[mi]))

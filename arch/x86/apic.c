@@ -167,7 +167,7 @@ void apic_cpu_init(bool bsp)
 		apic_eoi();
 }
 
-bool apic_cpu_switch_mode(enum apic_mode m, bool bsp)
+bool apic_cpu_switch_mode(enum apic_mode m)
 {
 	uint64_t flags = irq_save();
 	uint64_t base = rdmsr(MSR_IA32_APICBASE) &
@@ -183,7 +183,6 @@ bool apic_cpu_switch_mode(enum apic_mode m, bool bsp)
 		r = wrmsr_safe(MSR_IA32_APICBASE,
 			       base | MSR_IA32_APICBASE_ENABLE | MSR_IA32_APICBASE_EXTD);
 	irq_restore(flags);
-	(void)bsp;
 	return fault_none(r);
 }
 
@@ -235,7 +234,7 @@ bool apic_bsp_init(const struct options *o, const struct acpi_info *ai)
 				 stuck ? 1 : 0, fault_none(fr) ? "readable" : "faults",
 				 (o->simulate & SIM_X2APIC_NOSTICK) ? " [simulate=x2apic-nostick]" : "");
 			if (stuck)	/* leave x2APIC the legal way */
-				apic_cpu_switch_mode(APIC_MODE_XAPIC, true);
+				apic_cpu_switch_mode(APIC_MODE_XAPIC);
 			apic_mode = APIC_MODE_XAPIC;
 		}
 	} else {

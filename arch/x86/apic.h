@@ -33,7 +33,7 @@ bool apic_bsp_init(const struct options *o, const struct acpi_info *ai);
 void apic_cpu_init(bool bsp);
 /* Switch this CPU's APIC to mode m through the disabled state, then
  * reprogram it.  Only between tests, with nothing in flight. */
-bool apic_cpu_switch_mode(enum apic_mode m, bool bsp);
+bool apic_cpu_switch_mode(enum apic_mode m);
 
 uint32_t apic_read(unsigned reg);
 void apic_write(unsigned reg, uint32_t v);

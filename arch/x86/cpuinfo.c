@@ -145,7 +145,7 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 #ifndef RINGLAB_HOST
 #include "arch/x86/cpu.h"
 
-static struct cpuid_out native_cpuid(uint32_t leaf, uint32_t sub, void *ctx)
+struct cpuid_out cpuid_native(uint32_t leaf, uint32_t sub, void *ctx)
 {
 	(void)ctx;
 	struct cpuid_regs r = cpuid_count(leaf, sub);
@@ -155,6 +155,6 @@ static struct cpuid_out native_cpuid(uint32_t leaf, uint32_t sub, void *ctx)
 
 void cpuinfo_read(struct cpuinfo *ci)
 {
-	cpuinfo_decode(ci, native_cpuid, 0);
+	cpuinfo_decode(ci, cpuid_native, 0);
 }
 #endif

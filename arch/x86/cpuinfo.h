@@ -41,6 +41,8 @@ struct cpuinfo {
 void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx);
 /* The running CPU (uses the CPUID instruction). */
 void cpuinfo_read(struct cpuinfo *ci);
+/* The CPUID instruction as a cpuid_fn (ctx unused), for every decoder. */
+struct cpuid_out cpuid_native(uint32_t leaf, uint32_t subleaf, void *ctx);
 
 /* One feature per entry, for the log and the cpu suite. */
 struct cpu_feature {

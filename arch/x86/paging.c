@@ -51,8 +51,8 @@ const void *phys_view(uint64_t pa, size_t len)
 	return (const void *)(uintptr_t)pa;
 }
 
-/* Tables created after boot (paging_map_mmio, paging_set_4k during a
- * test) come from a reserve taken at init: the runner releases each test's
+/* Tables created after boot (paging_map_mmio, possibly during a test)
+ * come from a reserve taken at init: the runner releases each test's
  * allocations afterwards, and page tables must outlive the test. */
 #define TABLE_RESERVE 64
 static uint64_t *reserve[TABLE_RESERVE];
@@ -320,48 +320,6 @@ bool paging_map_mmio(uint64_t pa, uint64_t len)
 		invlpg((void *)(uintptr_t)a);
 	}
 	note_mapped(base, end);
-	return true;
-}
-
-static uint64_t *split_large(uint64_t *entry, unsigned level)
-{
-	/* Replace a 2 MiB (level 2) or 1 GiB (level 3) page by a table of
-	 * the next smaller pages with the same flags. */
-	uint64_t e = *entry;
-	uint64_t *t = table_alloc();
-
-	if (!t)
-		return NULL;
-	uint64_t child = level == 3 ? SZ_2M : PAGE_SIZE;
-	uint64_t base = e & PTE_ADDR_MASK & ~((level == 3 ? SZ_1G : SZ_2M) - 1);
-	uint64_t fl = e & (PTE_P | PTE_W | PTE_PWT | PTE_PCD | PTE_NX);
-
-	for (unsigned i = 0; i < 512; i++)
-		t[i] = (base + i * child) | fl | (level == 3 ? PTE_PS : 0);
-	*entry = (uint64_t)(uintptr_t)t | PTE_P | PTE_W;
-	return t;
-}
-
-bool paging_set_4k(uint64_t va, uint64_t pa, uint64_t flags)
-{
-	uint64_t *t = (uint64_t *)(uintptr_t)(read_cr3() & PTE_ADDR_MASK);
-
-	for (unsigned lvl = 4; lvl >= 2; lvl--) {
-		uint64_t *e = &t[(va >> (12 + 9 * (lvl - 1))) & 511];
-
-		if (!(*e & PTE_P)) {
-			uint64_t *n = table_alloc();
-
-			if (!n)
-				return false;
-			*e = (uint64_t)(uintptr_t)n | PTE_P | PTE_W;
-		} else if (*e & PTE_PS) {
-			if (!split_large(e, lvl))
-				return false;
-		}
-		t = (uint64_t *)(uintptr_t)(*e & PTE_ADDR_MASK);
-	}
-	t[(va >> 12) & 511] = flags ? ((pa & PTE_ADDR_MASK) | flags) : 0;
 	return true;
 }
 

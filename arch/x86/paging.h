@@ -47,11 +47,6 @@ bool paging_translate(uint64_t va, uint64_t *pa, uint64_t *leaf, unsigned *level
 /* Make [pa, pa+len) mapped UC (for MMIO above 4 GiB). */
 bool paging_map_mmio(uint64_t pa, uint64_t len);
 
-/* Map one 4 KiB page at va -> pa with the given leaf flags (splitting a
- * large page if needed); flags = 0 unmaps.  For tests that need a special
- * mapping (e.g. a deliberately stale TLB entry).  Flushes nothing. */
-bool paging_set_4k(uint64_t va, uint64_t pa, uint64_t flags);
-
 const struct paging_stats *paging_get_stats(void);
 /* PML4 physical address (below 4 GiB, for the AP trampoline). */
 uint64_t paging_root(void);

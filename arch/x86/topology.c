@@ -68,18 +68,8 @@ void topo_decode(struct cpu_topo *t, cpuid_fn fn, void *ctx)
 }
 
 #ifndef RINGLAB_HOST
-#include "arch/x86/cpu.h"
-
-static struct cpuid_out native(uint32_t leaf, uint32_t sub, void *ctx)
-{
-	(void)ctx;
-	struct cpuid_regs r = cpuid_count(leaf, sub);
-
-	return (struct cpuid_out){ r.eax, r.ebx, r.ecx, r.edx };
-}
-
 void topo_read(struct cpu_topo *t)
 {
-	topo_decode(t, native, 0);
+	topo_decode(t, cpuid_native, 0);
 }
 #endif

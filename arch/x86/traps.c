@@ -42,11 +42,6 @@ const char *exception_name(unsigned vector)
 	return vector < 32 ? exc_names[vector].name : "interrupt";
 }
 
-int exception_has_error_code(unsigned v)
-{
-	return v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30;
-}
-
 void irq_set_handler(unsigned vector, irq_handler_t fn)
 {
 	if (vector < 256)

@@ -16,8 +16,6 @@ void irq_free_vector(unsigned vector);
 
 const char *exception_mnemonic(unsigned vector);	/* "#PF" */
 const char *exception_name(unsigned vector);		/* "page fault" */
-/* True for vectors where the CPU pushes an error code. */
-int exception_has_error_code(unsigned vector);
 
 /* The common entry from arch/x86/isr.asm; tests may also call it with a
  * synthesized frame to exercise a vector's path without an INT
