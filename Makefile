@@ -1,7 +1,7 @@
-# ringlab build.  `make` -> build/ringlab.elf and build/ringlab.iso
-#                 `make run`, `make run-iso`, `make run-uefi` -> boot in QEMU
-#                 `make test` -> every check (host unit tests, QEMU boots, hosted run)
-#                 `make hosted` -> build/ringlab-hosted (Linux user-space runner)
+# ringlab build.  `make help` lists the targets.  On a fresh Debian 12
+# machine `make run` and `make test` first install what they lack through
+# tools/install-deps.sh (the script .ci/run uses); RINGLAB_NO_INSTALL=1 makes
+# them only name what is missing and the command that installs it.
 
 BUILD   ?= build
 CC      ?= gcc
@@ -29,15 +29,46 @@ KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 	      $(patsubst %.asm,$(BUILD)/k/%.asm.o,$(KERNEL_ASM)) \
 	      $(BUILD)/k/version.o
 
-.PHONY: all clean run run-iso run-uefi test hosted host-tests qemu-tests hosted-test FORCE
+.PHONY: all clean run run-iso run-uefi test hosted host-tests check-host check-build \
+	check-hosted check-qemu list-qemu help deps FORCE
 all: $(BUILD)/ringlab.elf $(BUILD)/ringlab.iso
 
-$(BUILD)/k/%.o: %.c
+help:
+	@echo 'ringlab targets (variables: ACCEL=auto|kvm|tcg SMP=N RUN_ARGS="..." CASE=name):'
+	@echo '  make               build/ringlab.elf and the hybrid ISO build/ringlab.iso'
+	@echo '  make run           boot the ELF in QEMU (-kernel), log live, exit with its status'
+	@echo '  make run-iso       boot the ISO under SeaBIOS (GRUB default entry)'
+	@echo '  make run-uefi      boot the ISO under OVMF'
+	@echo '  make test          every check below; ends "N passed, N failed, N skipped"'
+	@echo '  make check-host    only the host unit tests (cmocka)'
+	@echo '  make check-build   only the build properties (reproducible ELF, encodings, seam)'
+	@echo '  make check-hosted  only the hosted run (build/ringlab-hosted quick)'
+	@echo '  make check-qemu CASE=smp288-x2apic   one QEMU case (CASE=a,b for several)'
+	@echo '  make list-qemu     names of the QEMU cases'
+	@echo '  make hosted        build build/ringlab-hosted (Linux user-space runner)'
+	@echo '  make host-tests    build the host unit tests in build/host/'
+	@echo '  make deps          install every tool `make test` needs (tools/install-deps.sh)'
+	@echo '  make clean         remove build/'
+
+# ---------------------------------------------------------------- set-up ---
+# Every compile waits for `deps`, which checks (and installs, see the top)
+# the tools of the widest goal asked for.
+DEPS_PROFILE := build
+ifneq ($(filter run run-iso run-uefi,$(MAKECMDGOALS)),)
+DEPS_PROFILE := run
+endif
+ifneq ($(filter test deps check-% host-tests hosted,$(MAKECMDGOALS)),)
+DEPS_PROFILE := test
+endif
+deps:
+	@tools/install-deps.sh $(DEPS_PROFILE)
+
+$(BUILD)/k/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(KCFLAGS) -c $< -o $@
 
 # .asm.o so that catch.asm and catch.c do not collide
-$(BUILD)/k/%.asm.o: %.asm
+$(BUILD)/k/%.asm.o: %.asm | deps
 	@mkdir -p $(dir $@)
 	$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP $< -o $@
 
@@ -55,7 +86,7 @@ $(BUILD)/ringlab.elf: $(KERNEL_OBJ) kernel.ld
 	$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJ) -lgcc
 
 # ------------------------------------------------------------------- ISO ---
-$(BUILD)/ringlab.iso: $(BUILD)/ringlab.elf iso/grub.cfg
+$(BUILD)/ringlab.iso: $(BUILD)/ringlab.elf iso/grub.cfg | deps
 	rm -rf $(BUILD)/isodir
 	mkdir -p $(BUILD)/isodir/boot/grub
 	cp $(BUILD)/ringlab.elf $(BUILD)/isodir/boot/ringlab.elf
@@ -79,7 +110,7 @@ HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c lib/string.c lib/printf.c
 HOST_DEPS_topology := arch/x86/topology.c lib/string.c
 HOST_DEPS_memmap   := kernel/memmap.c
 
-$(BUILD)/host/obj/%.o: %.c
+$(BUILD)/host/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOST_CFLAGS) -c $< -o $@
 
@@ -90,7 +121,7 @@ endef
 $(foreach t,$(HOST_TESTS),$(eval $(call host_test_rule,$(t))))
 
 # The log checker used by the QEMU tests and by CI/lab automation.
-$(BUILD)/logcheck: tools/logcheck.c tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
+$(BUILD)/logcheck: tools/logcheck.c tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c | deps
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -DRINGLAB_HOST -o $@ $^
 
@@ -105,7 +136,7 @@ HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
 	arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
 HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -DRINGLAB_USER -pthread -MMD -MP
 
-$(BUILD)/hosted/%.o: %.c
+$(BUILD)/hosted/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOSTED_CFLAGS) -c $< -o $@
 
@@ -135,8 +166,26 @@ run-uefi: $(BUILD)/ringlab.iso $(BUILD)/logcheck
 	tools/run-qemu.sh --media iso-uefi --accel $(ACCEL) --smp $(SMP)
 
 # ---------------------------------------------------------------- tests ---
+# tests/run-all.sh runs the parts in order; each check-* target runs one.
 test: all host-tests hosted $(BUILD)/logcheck
 	BUILD=$(BUILD) tests/run-all.sh
+
+check-host: host-tests
+	BUILD=$(BUILD) tests/run-all.sh host
+
+check-build: all
+	BUILD=$(BUILD) tests/run-all.sh build
+
+check-hosted: hosted $(BUILD)/logcheck
+	BUILD=$(BUILD) tests/run-all.sh hosted
+
+CASE ?=
+check-qemu: all $(BUILD)/logcheck
+	@[ -n "$(CASE)" ] || { echo 'check-qemu: name the case: make check-qemu CASE=<name>  (make list-qemu lists them)' >&2; exit 2; }
+	BUILD=$(BUILD) QEMU_ONLY='$(CASE)' QEMU_JOBS=1 tests/run-all.sh qemu
+
+list-qemu:
+	@python3 tests/qemu/run.py --list
 
 clean:
 	rm -rf $(BUILD)

@@ -5,6 +5,9 @@
 #   2. build properties: reproducible ELF, instruction encodings
 #   3. ringlab-hosted run natively (real numbers on this machine)
 #   4. QEMU boots (tests/qemu/run.py), each under a hard timeout
+#
+#   tests/run-all.sh [host] [build] [hosted] [qemu]   (default: all, in order)
+# QEMU_ONLY=a,b limits part 4 to those cases (make check-qemu CASE=a,b).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -23,6 +26,13 @@ result() { # status name [detail]
 	printf '%s %s%s\n' "$1" "$2" "${3:+: $3}"
 }
 
+parts=" ${*:-host build hosted qemu} "
+for p in $parts; do
+	case $p in host|build|hosted|qemu) ;; *) echo "run-all: unknown part '$p' (host, build, hosted, qemu)" >&2; exit 2 ;; esac
+done
+part() { [[ $parts == *" $1 "* ]]; }
+
+if part host; then
 echo "== host unit tests"
 for t in "$BUILD"/host/test_*; do
 	[ -x "$t" ] || continue
@@ -40,7 +50,9 @@ for t in "$BUILD"/host/test_*; do
 		echo "$name: $n_ok passed, $n_bad failed"
 	fi
 done
+fi
 
+if part build; then
 echo "== build properties"
 rm -rf "$BUILD/repro"
 if make -s BUILD="$BUILD/repro" "$BUILD/repro/ringlab.elf" >/dev/null 2>&1 &&
@@ -56,7 +68,9 @@ while IFS= read -r line; do
 	[ "$name" != "$rest" ] && detail=${rest#*: }
 	result "$status" "$name" "$detail"
 done < <(tests/host/check-encodings.sh "$BUILD/ringlab.elf")
+fi
 
+if part hosted; then
 echo "== hosted run"
 hl="$BUILD/test-logs/hosted.log"
 mkdir -p "$BUILD/test-logs"
@@ -69,10 +83,28 @@ if out=$("$BUILD/logcheck" --expect-status pass --min-cases 5 \
 else
 	result FAIL hosted-quick "exit $rc; $(printf '%s' "$out" | head -n 3 | tr '\n' ' '); log $hl"
 fi
+# --help prints usage and runs nothing; a bad option stops before any suite.
+out=$("$BUILD/ringlab-hosted" --help 2>&1); rc=$?
+if [ "$rc" = 0 ] && [[ $out == usage:* ]] && [[ $out != *"KTAP"* ]]; then
+	result PASS hosted-help
+else
+	result FAIL hosted-help "exit $rc; output '$(printf '%s' "$out" | head -n 1)'"
+fi
+for bad in --bogus -x nosuch=1; do
+	out=$("$BUILD/ringlab-hosted" "$bad" quick 2>&1); rc=$?
+	if [ "$rc" = 2 ] && [[ $out == *"nothing was run"* ]] && [[ $out != *"KTAP"* ]]; then
+		result PASS "hosted-bad-option $bad"
+	else
+		result FAIL "hosted-bad-option $bad" "exit $rc; output '$(printf '%s' "$out" | head -n 2 | tr '\n' ' ')'"
+	fi
+done
+fi
 
+if part qemu; then
 echo "== QEMU boots"
 qlog="$BUILD/test-logs/qemu-run.txt"
-python3 tests/qemu/run.py --jobs "${QEMU_JOBS:-2}" >"$qlog" 2>&1
+mkdir -p "$BUILD/test-logs"
+python3 tests/qemu/run.py --jobs "${QEMU_JOBS:-2}" ${QEMU_ONLY:+--only "$QEMU_ONLY"} >"$qlog" 2>&1
 qrc=$?
 while IFS= read -r line; do
 	echo "$line"
@@ -86,6 +118,7 @@ done <"$qlog"
 if ! grep -qE '^qemu: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$qlog" ||
    { [ "$qrc" != 0 ] && ! grep -q '^FAIL ' "$qlog"; }; then
 	result FAIL qemu-runner "tests/qemu/run.py exited $qrc without a complete summary; see $qlog"
+fi
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"

@@ -243,6 +243,9 @@ def cases(args):
     ]
     if args.only:
         want = set(args.only.split(","))
+        unknown = want - {x.name for x in c}
+        if unknown:
+            sys.exit("run.py: unknown case %s (--list lists them)" % ", ".join(sorted(unknown)))
         c = [x for x in c if x.name in want]
     return c, {"x2apic-tcg": tcg_x2apic, "kvm": kvm_usable(), "qemu72": bool(QEMU72)}
 

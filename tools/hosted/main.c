@@ -45,6 +45,21 @@ static void microcode(char *buf, size_t size)
 	fclose(f);
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ringlab-hosted [OPTION...]\n"
+		"Runs ringlab's suites that need no ring 0 (docs/suites.md) as a Linux\n"
+		"program, one pinned thread per CPU, and prints the ringlab log\n"
+		"(docs/log-format.md) on stdout.  Options are the kernel's command line:\n"
+		"  tests=LIST  skip=LIST   suites or suite.case, comma-separated\n"
+		"  quick  verbose  nosmp   shorter run / more output / CPU 0 only\n"
+		"  iters=N  seed=N  cpus=N  timeout=SECONDS\n"
+		"  -h, --help              this text\n"
+		"Exit status: 0 pass, 1 a case failed, 2 bad option (nothing was run).\n"
+		"Example: ringlab-hosted tests=rdtsc,tsc_order quick\n");
+}
+
 int main(int argc, char **argv)
 {
 	static char cmd[4096];
@@ -53,9 +68,31 @@ int main(int argc, char **argv)
 	char err[200] = "", buf[256];
 	struct run_totals tot = { 0 };
 
-	for (int i = 1; i < argc && len < sizeof(cmd) - 2; i++)
-		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s", i > 1 ? " " : "", argv[i]);
-	cmdline_parse(cmd, sizeof(cmd), &o);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (argv[i][0] == '-') {
+			fprintf(stderr, "ringlab-hosted: unknown option '%s'; nothing was run (see --help)\n",
+				argv[i]);
+			return 2;
+		}
+		int w = snprintf(cmd + len, sizeof(cmd) - len, "%s%s", i > 1 ? " " : "", argv[i]);
+
+		if (w < 0 || (size_t)w >= sizeof(cmd) - len) {
+			fprintf(stderr, "ringlab-hosted: arguments longer than %zu bytes; nothing was run\n",
+				sizeof(cmd) - 1);
+			return 2;
+		}
+		len += (size_t)w;
+	}
+	if (cmdline_parse(cmd, len, &o)) {
+		for (unsigned i = 0; i < o.nerrors; i++)
+			fprintf(stderr, "ringlab-hosted: %s\n", o.errors[i]);
+		fprintf(stderr, "ringlab-hosted: nothing was run (see --help)\n");
+		return 2;
+	}
 	unsigned n = hosted_platform_init(o.quick, o.nosmp ? 1 : o.cpus, err, sizeof(err));
 
 	rep_start();
