@@ -1,6 +1,7 @@
 ; 32-bit entry from a multiboot loader, switch to long mode, call kmain.
 ;
-; Machine state on entry (multiboot1 and multiboot2 specs; x86-facts.md §8):
+; Machine state on entry (Multiboot 0.6.96 §3.2, Multiboot2 §3.3;
+; docs/platform-notes.md "Multiboot entry"):
 ; protected mode, paging off, flat segments, EAX = magic, EBX = info address,
 ; ESP/GDT/IDT undefined, interrupts off.  We build a temporary identity map of
 ; the first 4 GiB with 2 MiB pages (enough for the kernel, the boot info, the

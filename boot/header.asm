@@ -1,4 +1,5 @@
-; Multiboot headers.  One ELF64 boots three ways (x86-facts.md §8, §11):
+; Multiboot headers.  One ELF64 boots three ways (docs/platform-notes.md "Multiboot
+; entry", "QEMU -kernel loader"):
 ;  - QEMU -kernel and other multiboot1 loaders (iPXE): QEMU refuses an ELF64
 ;    unless the multiboot1 header carries the a.out-kludge address fields
 ;    (flags bit 16), so we give them; the linker script keeps the image one

@@ -6,7 +6,8 @@
 #include "kernel/cmdline.h"
 
 /* Port of QEMU's isa-debug-exit as the tests configure it
- * (-device isa-debug-exit,iobase=0xf4,iosize=0x04; x86-facts.md §10). */
+ * (-device isa-debug-exit,iobase=0xf4,iosize=0x04; docs/platform-notes.md
+ * "QEMU device for the exit status"). */
 #define QEMU_DEBUG_EXIT_PORT 0xf4
 
 enum exit_status { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_CONFIG = 2, EXIT_PANIC = 3 };

@@ -3,7 +3,7 @@
  * The loader's structures are read only through phys_view() and every
  * length is checked against its container, so a malformed structure gives
  * error lines (bi->errors), never a fault.  Facts: Multiboot 0.6.96 and
- * Multiboot2 specifications, x86-facts.md §8. */
+ * Multiboot2 specifications (docs/platform-notes.md "Multiboot entry"). */
 #ifndef RINGLAB_KERNEL_MBI_H
 #define RINGLAB_KERNEL_MBI_H
 

@@ -114,7 +114,8 @@ TEST(fault, gp_msr)
 	if (fault_none(r) && apic_mode == APIC_MODE_XAPIC &&
 	    !strncmp(boot_cpu.hv_signature, "TCGTCGTCGTCG", 12)) {
 		/* QEMU's TCG without x2APIC emulation (7.2) answers every MSR,
-		 * this one included, with 0 (x86-facts.md §11).  #GP delivery
+		 * this one included, with 0 (docs/platform-notes.md
+		 * "QEMU TCG and KVM behaviour").  #GP delivery
 		 * itself is covered by gp_noncanonical. */
 		t_skip(t, "QEMU TCG without x2APIC raises no #GP for any MSR access");
 		return;

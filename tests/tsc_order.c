@@ -25,7 +25,7 @@
  * samples, and `backward` how many samples did.
  *
  * Verdicts follow what the SDM guarantees for each shape (vol. 2, RDTSC,
- * RDTSCP, LFENCE; x86-facts.md §6), because a shape needs a specific
+ * RDTSCP, LFENCE; AMD APM vol. 3 RDTSC), because a shape needs a specific
  * ordering:
  *   - now (load, then clock) needs the read to wait for the earlier load:
  *     LFENCE;RDTSC, RDTSCP, MFENCE;LFENCE;RDTSC, LFENCE;RDTSC;LFENCE;

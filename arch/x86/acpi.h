@@ -1,6 +1,6 @@
 /* ACPI table discovery and the parsers ringlab needs: RSDP, RSDT/XSDT,
  * MADT (CPU enumeration, I/O APICs, LAPIC address), FADT (PM timer), HPET.
- * Facts: x86-facts.md §9 (ACPICA actbl*.h, Linux acpi/boot.c).
+ * Layouts: ACPI 6.5 §5.2 (docs/platform-notes.md "ACPI tables").
  *
  * Every read goes through phys_view() (lib/physmem.h) and is bounded by the
  * table's own length field, itself checked against what phys_view() can

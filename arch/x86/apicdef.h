@@ -1,5 +1,5 @@
 /* Local APIC register offsets and fields, named as Linux's apicdef.h
- * (SDM vol. 3 ch. 11; x86-facts.md §3). */
+ * (SDM vol. 3A ch. 11 "Advanced Programmable Interrupt Controller"). */
 #ifndef RINGLAB_ARCH_X86_APICDEF_H
 #define RINGLAB_ARCH_X86_APICDEF_H
 

@@ -1,4 +1,5 @@
-/* CPUID decoding; see cpuinfo.h.  Bits: x86-facts.md §1. */
+/* CPUID decoding; see cpuinfo.h.  Bits: SDM vol. 2A CPUID (Table 3-8),
+ * AMD APM vol. 3 appendix E. */
 #include "arch/x86/cpuinfo.h"
 #include "lib/string.h"
 

@@ -1,7 +1,7 @@
 /* The expected-fault API: run code and learn whether it faulted, with
  * which vector and error code.  Nothing is printed for these faults.
  *
- * Note (x86-facts.md §11): QEMU TCG returns 0 for unknown MSRs without a
+ * Note (docs/platform-notes.md "QEMU TCG and KVM behaviour"): QEMU TCG returns 0 for unknown MSRs without a
  * #GP, so "no fault" from rdmsr_safe() does not prove an MSR exists; check
  * CPUID for the feature first. */
 #ifndef RINGLAB_ARCH_X86_FAULT_H

@@ -1,4 +1,5 @@
-/* HPET main counter as a time reference (x86-facts.md §9). */
+/* HPET main counter as a time reference (IA-PC HPET spec 1.0a §2.3;
+ * docs/platform-notes.md "ACPI tables"). */
 #ifndef RINGLAB_ARCH_X86_HPET_H
 #define RINGLAB_ARCH_X86_HPET_H
 

@@ -1,5 +1,5 @@
 /* Model-specific register numbers and fields, named as the SDM and Linux's
- * msr-index.h name them.  Sources: x86-facts.md §2, SDM vol. 4. */
+ * msr-index.h name them.  Sources: SDM vol. 4 ch. 2, AMD APM vol. 2 appendix A. */
 #ifndef RINGLAB_ARCH_X86_MSR_H
 #define RINGLAB_ARCH_X86_MSR_H
 

@@ -142,7 +142,7 @@ static bool wait_stage(struct percpu *p, unsigned stage, uint64_t timeout_us)
 
 /* INIT-SIPI-SIPI as the SDM (vol. 3 §9.4.4.1) and Linux's
  * wakeup_secondary_cpu_via_init() do it, with the short delays modern CPUs
- * allow (x86-facts.md §3): Intel family >= 6 and AMD family >= 0xF need no
+ * allow (docs/platform-notes.md "AP start-up delays"): Intel family >= 6 and AMD family >= 0xF need no
  * 10 ms INIT delay. */
 static bool start_one(struct percpu *p, bool slow_init, unsigned timeout_ms, bool no_sipi,
 		      unsigned *sipis, unsigned *stage_out)

@@ -1,5 +1,5 @@
 /* Starting the application processors (INIT-SIPI-SIPI, SDM vol. 3
- * §9.4.4; x86-facts.md §3) through the real-mode trampoline in
+ * §9.4.4; docs/platform-notes.md "AP start-up delays") through the real-mode trampoline in
  * boot/trampoline.asm. */
 #ifndef RINGLAB_ARCH_X86_SMPBOOT_H
 #define RINGLAB_ARCH_X86_SMPBOOT_H

@@ -1,5 +1,5 @@
 /* CPU topology from the x2APIC ID and CPUID leaf 0x1F (preferred) or 0xB
- * (SDM vol. 3 §10.9, x86-facts.md §1): each sub-leaf gives a level type
+ * (SDM vol. 3A §10.9, SDM vol. 2A CPUID leaf 0BH/1FH): each sub-leaf gives a level type
  * (1 SMT, 2 core, 5 die, ...) and the shift to the next level; the last
  * level's shift separates the package number.  Without those leaves, the
  * CPUID.1 logical-processor count bounds the package field. */

@@ -1,5 +1,5 @@
 /* The named ways to read the TSC.  Each differs in what it waits for
- * (SDM vol. 2 RDTSC/RDTSCP; x86-facts.md §6):
+ * (SDM vol. 2B RDTSC, RDTSCP; vol. 2A LFENCE, MFENCE; AMD APM vol. 3 RDTSC):
  *
  *   rdtsc_plain          RDTSC            not ordered at all
  *   rdtsc_lfence         LFENCE;RDTSC     after earlier instructions retire

@@ -1,4 +1,4 @@
-/* 16550 UART output (x86-facts.md §10).  Every wait is bounded: an absent
+/* 16550 UART output (docs/platform-notes.md "UART").  Every wait is bounded: an absent
  * or wedged UART slows output down once and is then dropped, it never
  * hangs the run. */
 #ifndef RINGLAB_ARCH_X86_UART_H

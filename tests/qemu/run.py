@@ -146,7 +146,7 @@ def metric(name, pattern=""):
 
 def cases(args):
     v = qemu_version(QEMU) or (0, 0)
-    tcg_x2apic = v >= (8, 0)  # QEMU 7.2's TCG has no x2APIC (x86-facts.md §11)
+    tcg_x2apic = v >= (8, 0)  # QEMU 7.2's TCG has no x2APIC (docs/platform-notes.md)
     apic = "x2apic" if tcg_x2apic else "xapic"
     c = [
         # --- foundation (issue 2) ---
@@ -231,7 +231,7 @@ def cases(args):
                   checks=[online(4), idval("apic", "^xapic$"),
                           has(r"# mode xapic \(boot mode xapic\); CPUID x2APIC no")]))
     # KVM cases: on the project's machines /dev/kvm is a nested software KVM
-    # that runs guest code ~100-400x slower than TCG (x86-facts.md §11), so
+    # that runs guest code ~100-400x slower than TCG (docs/platform-notes.md), so
     # keep the profile short and wait with HLT.
     c += [
         Case("kvm-smp2", smp="2", accel="kvm", append="tests=boot,cpu,fault,smp,apic quick", timeout=240,
