@@ -21,7 +21,7 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin \
 	-ffile-prefix-map=$(CURDIR)=. -I. -MMD -MP
 KLDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,max-page-size=0x1000 \
 	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments -T kernel.ld
-NASMFLAGS := -f elf64 -w+all -w-unknown-warning -Werror
+NASMFLAGS := -f elf64 -w+all -w-unknown-warning -Werror -I$(BUILD)/k/gen/
 
 KERNEL_C := $(sort $(wildcard kernel/*.c arch/x86/*.c lib/*.c tests/*.c))
 KERNEL_ASM := $(sort $(wildcard boot/*.asm arch/x86/*.asm))
@@ -68,9 +68,17 @@ $(BUILD)/k/%.o: %.c | deps
 	$(CC) $(KCFLAGS) -c $< -o $@
 
 # .asm.o so that catch.asm and catch.c do not collide
-$(BUILD)/k/%.asm.o: %.asm | deps
+$(BUILD)/k/%.asm.o: %.asm $(BUILD)/k/gen/processor-flags.inc | deps
 	@mkdir -p $(dir $@)
 	$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP $< -o $@
+
+# CR/EFER bits for the assembly, from the C header (one definition):
+# each `#define NAME VALUE` line becomes `%define NAME VALUE`.
+$(BUILD)/k/gen/processor-flags.inc: arch/x86/processor-flags.h
+	@mkdir -p $(dir $@)
+	{ echo '; generated from $< by the Makefile; do not edit'; \
+	  echo '%define X86_BIT(n) (1 << (n))'; \
+	  sed -nE 's@^#define[[:space:]]+([A-Z0-9_]+)[[:space:]]+([^/[:space:]][^/]*[^/[:space:]])([[:space:]]*/\*.*)?$$@%define \1 \2@p' $<; } > $@
 
 # The version string changes only when `git describe` does, so rebuilding
 # the same tree gives the same ELF.
@@ -133,7 +141,7 @@ host-tests: $(addprefix $(BUILD)/host/test_,$(HOST_TESTS))
 HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c)
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
 	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c \
-	arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
+	kernel/cpu_set.c kernel/measure.c arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
 HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -DRINGLAB_USER -pthread -MMD -MP
 
 $(BUILD)/hosted/%.o: %.c | deps

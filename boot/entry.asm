@@ -17,6 +17,8 @@ global early_pml4, boot_stack_top
 
 BOOT_STACK_SIZE equ 32768
 
+%include "processor-flags.inc"	; CR/EFER bits: arch/x86/processor-flags.h
+
 section .text
 bits 32
 _start32:
@@ -85,14 +87,14 @@ _start32:
 	mov	eax, early_pml4
 	mov	cr3, eax
 	mov	eax, cr4
-	or	eax, 1 << 5		; PAE
+	or	eax, X86_CR4_PAE
 	mov	cr4, eax
-	mov	ecx, 0xc0000080		; EFER
+	mov	ecx, MSR_EFER
 	rdmsr
-	or	eax, 1 << 8		; LME
+	or	eax, EFER_LME
 	wrmsr
 	mov	eax, cr0
-	or	eax, (1 << 31) | (1 << 16) | 1	; PG | WP | PE
+	or	eax, X86_CR0_PG | X86_CR0_WP | X86_CR0_PE
 	mov	cr0, eax
 
 	lgdt	[early_gdtr]

@@ -13,22 +13,22 @@ void tsc_barrier_init(struct tsc_barrier *b, unsigned n, uint64_t margin_cycles)
 
 bool tsc_barrier_wait(struct tsc_barrier *b, uint64_t timeout_cycles)
 {
-	uint64_t start = rdtsc_lfence();
+	uint64_t start = lfence_rdtsc();
 
 	if (__atomic_add_fetch(&b->arrived, 1, __ATOMIC_ACQ_REL) == b->n)
-		__atomic_store_n(&b->release_tsc, rdtsc_lfence() + b->margin_cycles,
+		__atomic_store_n(&b->release_tsc, lfence_rdtsc() + b->margin_cycles,
 				 __ATOMIC_RELEASE);
 	uint64_t rel;
 
 	while (!(rel = __atomic_load_n(&b->release_tsc, __ATOMIC_ACQUIRE))) {
-		if (rdtsc_lfence() - start > timeout_cycles)
+		if (lfence_rdtsc() - start > timeout_cycles)
 			return false;
 		__asm__ volatile("pause");
 	}
 	/* Bounded too: a CPU whose TSC lags the releaser's would otherwise
 	 * spin for the whole offset. */
-	while (rdtsc_lfence() < rel) {
-		if (rdtsc_lfence() - start > timeout_cycles + b->margin_cycles)
+	while (lfence_rdtsc() < rel) {
+		if (lfence_rdtsc() - start > timeout_cycles + b->margin_cycles)
 			return false;
 		__asm__ volatile("pause");
 	}

@@ -9,7 +9,9 @@
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
 #include "arch/x86/vectors.h"
+#include "kernel/kernel.h"
 #include "kernel/mm.h"
+#include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/test.h"
@@ -17,6 +19,25 @@
 uint64_t plat_tsc_hz(void)
 {
 	return tsc_hz;
+}
+
+const struct cpuinfo *plat_cpu_info(void)
+{
+	return &boot_cpu;
+}
+
+bool plat_under_emulator(void)
+{
+	return boot_in_qemu || boot_cpu.hypervisor;
+}
+
+void plat_abort_case(void)
+{
+	struct catch_frame *f = catch_find(CATCH_TEST);
+
+	if (!f)
+		panic("plat_abort_case() outside a test body on CPU 0");
+	catch_throw(f, CATCH_CASE_ABORT);
 }
 
 void *plat_alloc(size_t bytes)
@@ -38,7 +59,7 @@ static void describe_fault(struct test_ctx *t, const struct catch_frame *f)
 {
 	char extra[64] = "";
 
-	if (f->vector == 14)
+	if (f->vector == X86_TRAP_PF)
 		rl_snprintf(extra, sizeof(extra), " cr2=0x%llx", (unsigned long long)f->cr2);
 	rl_snprintf(t->reason, sizeof(t->reason),
 		    "unexpected %s (vector %d, %s) error=0x%llx at rip=0x%llx%s",
@@ -61,6 +82,12 @@ void plat_run_case(struct test_ctx *t)
 	if (catch_enter(&f) == 0) {
 		t->tc->fn(t);
 		catch_pop(&f);
+	} else if (f.vector == CATCH_CASE_ABORT) {
+		/* t_abort(): the case recorded why it stopped */
+		if (t->result != RES_FAIL) {
+			t->result = RES_FAIL;
+			rl_snprintf(t->reason, sizeof(t->reason), "case aborted");
+		}
 	} else if (f.vector == CATCH_TIMEOUT) {
 		t->result = RES_TIMEOUT;
 		rl_snprintf(t->reason, sizeof(t->reason),

@@ -1,9 +1,15 @@
-/* The platform API tests use: time, CPUs, cross-CPU calls, memory.
+/* The platform API tests use: time, CPUs and how they relate, CPU identity
+ * and features, cross-CPU calls, memory, bounded waits.
  *
- * The kernel implements it in kernel/platform.c and kernel/smp.c; the
- * hosted build (tools/hosted/) implements it with one pinned thread per
- * CPU, so a suite that uses only this, kernel/test.h, lib/ and
- * arch/x86/tsc_read.h also runs as a Linux program.
+ * The kernel implements it in kernel/platform.c, kernel/smp.c and
+ * kernel/cpu_rel.c; the hosted build (tools/hosted/) implements it with one
+ * pinned thread per CPU; kernel/cross_call.c and kernel/cpu_set.c are
+ * shared.  A suite that includes only this, kernel/test.h and lib/ runs as
+ * a Linux program too (`make test` checks the includes of every
+ * SUITE_HOSTED file; docs/suites.md lists which suites are hosted).
+ * Through this header a suite also gets the TSC readers
+ * (arch/x86/tsc_read.h) and the CPUID feature table (arch/x86/cpuinfo.h,
+ * arch/x86/cpufeature.h), which work in ring 3.
  *
  * CPUs are numbered 0..plat_ncpus()-1; 0 runs the tests.  A CPU that
  * stopped answering is reported and left out: plat_online() says whether
@@ -14,8 +20,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "arch/x86/cpufeature.h"
+#include "arch/x86/cpuinfo.h"
+#include "arch/x86/tsc_read.h"
 
 struct test_ctx;
+struct rng;
 
 /* An interrupt or cross-CPU acknowledgement that has not arrived after
  * this long is "lost": thousands of times any real delivery, and long
@@ -35,11 +45,53 @@ enum {
 
 const char *plat_strerror(int rc);
 
+/* ---- time: the one conversion family for suites (TSC cycles) ---- */
 uint64_t plat_tsc_hz(void);
 static inline uint64_t plat_ns_to_cycles(uint64_t ns)
 {
 	return (uint64_t)(((unsigned __int128)ns * plat_tsc_hz()) / 1000000000u);
 }
+static inline uint64_t plat_us_to_cycles(uint64_t us)
+{
+	return (uint64_t)(((unsigned __int128)us * plat_tsc_hz()) / 1000000u);
+}
+static inline uint64_t plat_ms_to_cycles(uint64_t ms)
+{
+	return (uint64_t)(((unsigned __int128)ms * plat_tsc_hz()) / 1000u);
+}
+static inline uint64_t plat_cycles_to_ns(uint64_t cycles)
+{
+	uint64_t hz = plat_tsc_hz();
+
+	return hz ? (uint64_t)(((unsigned __int128)cycles * 1000000000u) / hz) : 0;
+}
+
+/* Spin (PAUSE) until cond is true or timeout_us passes on the TSC; the
+ * value is whether cond became true (checked once more at the deadline).
+ * The one bounded busy-wait for suites: never spin on a bare while. */
+#define plat_spin_until(cond, timeout_us) \
+	({ \
+		uint64_t end_ = rdtsc_ordered() + plat_us_to_cycles(timeout_us); \
+		bool ok_; \
+		while (!(ok_ = (cond)) && rdtsc_ordered() < end_) \
+			__builtin_ia32_pause(); \
+		ok_; \
+	})
+
+/* ---- CPU identity and features ---- */
+/* CPU 0's CPUID, decoded (vendor, family/model, feature booleans). */
+const struct cpuinfo *plat_cpu_info(void);
+/* Whether the CPU has feature f (X86_FEATURE_*, arch/x86/cpufeature.h). */
+static inline bool plat_cpu_has(struct x86_cpu_feature f)
+{
+	return x86_cpu_has(f);
+}
+/* True under an emulator or hypervisor (QEMU TCG or KVM, any VM that sets
+ * CPUID.1:ECX[31]): time there is not the hardware's, and some behaviours
+ * (MSR #GP, ISR contents) are the emulator's. */
+bool plat_under_emulator(void);
+
+/* ---- CPUs and how they relate ---- */
 
 unsigned plat_ncpus(void);
 bool plat_online(unsigned cpu);
@@ -48,6 +100,22 @@ unsigned plat_this_cpu(void);
 uint32_t plat_cpu_apic_id(unsigned cpu);
 /* Online CPUs other than 0, in order; returns how many were written. */
 unsigned plat_other_cpus(unsigned *out, unsigned max);
+/* Every online CPU, 0 first, in order; returns how many were written. */
+unsigned plat_online_cpus(unsigned *out, unsigned max);
+
+/* How two CPUs relate; each value prints as its name in lower case
+ * without REL_ (plat_cpu_rel_name: "smt_sibling", "same_package", ...). */
+enum cpu_rel { REL_SELF, REL_SMT_SIBLING, REL_SAME_PACKAGE, REL_OTHER_PACKAGE };
+/* Compatibility names (before issue 8). */
+#define REL_SMT		REL_SMT_SIBLING
+#define REL_CORE	REL_SAME_PACKAGE
+#define REL_PACKAGE	REL_OTHER_PACKAGE
+enum cpu_rel plat_cpu_relation(unsigned a, unsigned b);
+const char *plat_cpu_rel_name(enum cpu_rel r);
+/* Up to max online CPUs (not `from`) with relation r to `from`, sampled
+ * uniformly with rng so that big machines stay bounded. */
+unsigned plat_cpus_with_relation(unsigned from, enum cpu_rel r, unsigned *out, unsigned max,
+				 struct rng *rng);
 
 typedef void (*plat_fn)(void *arg);
 
@@ -64,8 +132,19 @@ int plat_call(unsigned cpu, plat_fn fn, void *arg, uint64_t timeout_ms);
 int plat_call_many(const unsigned *cpus, unsigned n, plat_fn fn, void *arg,
 		   uint64_t timeout_ms, int *status);
 
-/* Zeroed, page-aligned memory that lives until the current test ends. */
+/* Run fn on every online CPU (CPU 0 last, inline) and wait for all, as
+ * plat_call_many() over plat_online_cpus(); status[] (when given) is
+ * indexed by CPU number and must have plat_ncpus() entries. */
+int plat_call_online(plat_fn fn, void *arg, uint64_t timeout_ms, int *status);
+
+/* Zeroed, page-aligned memory that lives until the current test ends, or
+ * NULL.  Test bodies use t_alloc() (kernel/test.h), which never returns
+ * NULL. */
 void *plat_alloc(size_t bytes);
+
+/* End the running case now (it keeps the result it has): from the case's
+ * own body on CPU 0 only.  Used by t_abort() and t_alloc(). */
+void plat_abort_case(void) __attribute__((noreturn));
 
 /* Interrupts off/on around a measurement window on the calling CPU (no-op
  * in the hosted build).  Keep such windows bounded. */

@@ -16,25 +16,12 @@ unsigned smp_quiesce(void);
 /* Number of CPUs online now. */
 unsigned smp_online_count(void);
 
+/* Compatibility (before issue 8): APIC mode switching moved to
+ * kernel/apic_mode.h, CPU relations to kernel/platform.h (plat_cpu_*). */
+#include "kernel/apic_mode.h"
+#include "kernel/platform.h"
+#define cpu_relation		plat_cpu_relation
+#define cpu_rel_name		plat_cpu_rel_name
+#define cpus_with_relation	plat_cpus_with_relation
+
 #endif
-
-#include "arch/x86/apic.h"
-
-/* Modes the ipi suite may use on this machine: the boot mode always; the
- * other one only when the firmware handed over in xAPIC mode, CPUID has
- * x2APIC, nothing forced or simulated a mode, and every online APIC ID
- * fits xAPIC's 8 bits.  why explains a refusal. */
-bool smp_apic_mode_allowed(enum apic_mode m, char *why, unsigned why_size);
-/* Switch every online CPU's APIC to m (through the disabled state, SDM
- * vol. 3 §11.12.5) and reprogram it.  Nothing may be in flight. */
-bool smp_set_apic_mode(enum apic_mode m, char *why, unsigned why_size);
-
-/* How two CPUs relate in the topology (from CPUID on each CPU). */
-enum cpu_rel { REL_SELF, REL_SMT, REL_CORE, REL_PACKAGE };
-enum cpu_rel cpu_relation(unsigned a, unsigned b);
-const char *cpu_rel_name(enum cpu_rel r);
-struct rng;
-/* Up to max online CPUs (not `from`) with relation r to `from`, sampled
- * uniformly with rng so that big machines stay bounded. */
-unsigned cpus_with_relation(unsigned from, enum cpu_rel r, unsigned *out, unsigned max,
-			    struct rng *rng);

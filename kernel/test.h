@@ -25,9 +25,24 @@
  * TEST_EX(suite, case, flags, budget_ms) sets flags (T_EXPLICIT: only when
  * named in tests=suite.case) and a budget other than the default.
  *
- * Test code talks only to this header and kernel/platform.h when it should
- * also build in the hosted (Linux user-space) runner; mark such a suite
- * with SUITE_HOSTED instead of SUITE. */
+ * The seam: a suite that needs no ring 0 talks only to this header,
+ * kernel/platform.h and lib/, and is marked SUITE_HOSTED instead of SUITE;
+ * it then also builds, unchanged, into the hosted (Linux user-space)
+ * runner.  `make test` (check-build) fails when a SUITE_HOSTED file
+ * includes anything else.  What the seam offers:
+ *
+ *	CPUs	 plat_ncpus, plat_online, plat_online_cpus, plat_other_cpus,
+ *		 plat_cpu_relation / plat_cpus_with_relation (REL_*)
+ *	calls	 plat_call, plat_call_many, plat_call_online (every online CPU)
+ *	time	 plat_tsc_hz, plat_{ns,us,ms}_to_cycles, plat_cycles_to_ns,
+ *		 the TSC readers rdtsc(), lfence_rdtsc(), ... (TSC_READERS)
+ *	waits	 plat_spin_until(cond, timeout_us), tsc_barrier_*
+ *	CPU	 plat_cpu_info(), plat_cpu_has(X86_FEATURE_*), t_require(),
+ *		 plat_under_emulator()
+ *	memory	 t_alloc() (never NULL: no memory fails and ends the case)
+ *	measure	 t_u2u() (U/2U overhead removal), t_metric_dist/value
+ *
+ * docs/suites.md says which suites are hosted and why the others are not. */
 #ifndef RINGLAB_KERNEL_TEST_H
 #define RINGLAB_KERNEL_TEST_H
 
@@ -106,6 +121,27 @@ void t_diag(struct test_ctx *t, const char *fmt, ...) __attribute__((format(prin
 void t_verbose(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define t_check(t, cond, ...) ((cond) ? true : t_fail((t), __VA_ARGS__))
+
+/* Fail the case with a reason and end it at once (from the case's body
+ * on CPU 0 only; work running on other CPUs returns instead). */
+void t_abort(struct test_ctx *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/* Zeroed, page-aligned memory until the case ends.  Never returns NULL:
+ * without memory the case fails ("no memory for N bytes") and ends. */
+void *t_alloc(struct test_ctx *t, size_t bytes);
+/* Whether the CPU has feature f; if not, the case is skipped with
+ * "CPU lacks <what> (CPUID.7.0:EBX[10])". */
+bool t_require(struct test_ctx *t, struct x86_cpu_feature f, const char *what);
+
+/* nanoBench's overhead removal.  run(count, arg) times `count` repetitions
+ * of the operation and returns TSC cycles.  Per trial, T(2U) - T(U) over U
+ * is one operation with the timing, call and loop set-up removed; a trial
+ * where T(2U) <= T(U) (an interruption) is dropped and counted.  One
+ * warm-up run; interrupts off around the trials.  Fills out[] and returns
+ * how many samples it holds (<= trials). */
+typedef uint64_t (*t_timed_fn)(unsigned count, void *arg);
+size_t t_u2u(t_timed_fn run, void *arg, unsigned u, size_t trials, uint64_t *out,
+	     size_t *dropped);
 
 /* Iteration count: iters= if given, else the quick or full default. */
 uint64_t t_iters(const struct test_ctx *t, uint64_t full, uint64_t quick);

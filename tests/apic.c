@@ -41,10 +41,10 @@ static bool setup_counters(struct test_ctx *t, unsigned *vec)
 /* Wait until cpu's counter reaches want (bounded). */
 static bool wait_count(unsigned cpu, uint64_t want, uint64_t timeout_us)
 {
-	uint64_t end = rdtsc() + tsc_us_to_cycles(timeout_us);
+	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(timeout_us);
 
 	while (hits[cpu].n < want)
-		if (rdtsc() > end)
+		if (rdtsc_ordered() > end)
 			return false;
 	return true;
 }
@@ -330,9 +330,9 @@ static bool spurious_round(unsigned vec, int do_eoi)
 	sp_ran = 0;
 	sp_do_eoi = do_eoi;
 	apic_send(0, APIC_DEST_SELF | APIC_DM_FIXED | vec);
-	uint64_t end = rdtsc() + tsc_us_to_cycles(T_LOST_US);
+	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(T_LOST_US);
 
-	while (!sp_ran && rdtsc() < end)
+	while (!sp_ran && rdtsc_ordered() < end)
 		cpu_relax();
 	return sp_ran;
 }

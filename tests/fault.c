@@ -29,7 +29,7 @@ TEST(fault, ud)
 {
 	struct fault_result r = fault_catch(do_ud2, 0);
 
-	t_check(t, r.vector == 6, "ud2 gave vector %d, expected 6 (#UD)", r.vector);
+	t_check(t, r.vector == X86_TRAP_UD, "ud2 gave vector %d, expected 6 (#UD)", r.vector);
 	t_check(t, r.error_code == 0, "#UD error code 0x%llx, expected 0",
 		(unsigned long long)r.error_code);
 	t_check(t, r.rip == (uint64_t)(uintptr_t)ud2_insn, "#UD at rip 0x%llx, expected 0x%llx",
@@ -49,7 +49,7 @@ TEST(fault, de)
 {
 	struct fault_result r = fault_catch(do_div0, 0);
 
-	t_check(t, r.vector == 0, "division by zero gave vector %d, expected 0 (#DE)", r.vector);
+	t_check(t, r.vector == X86_TRAP_DE, "division by zero gave vector %d, expected 0 (#DE)", r.vector);
 	t_check(t, r.rip == (uint64_t)(uintptr_t)de_insn, "#DE at rip 0x%llx, expected 0x%llx",
 		(unsigned long long)r.rip, (unsigned long long)(uintptr_t)de_insn);
 }
@@ -70,14 +70,14 @@ TEST(fault, pf)
 	struct fault_result r = fault_catch(do_read, va);
 
 	/* Error code (SDM vol. 3 §4.7): P=0 not-present, W/R=0 read, U/S=0. */
-	t_check(t, r.vector == 14, "read of unmapped 0x%llx gave vector %d, expected 14 (#PF)",
+	t_check(t, r.vector == X86_TRAP_PF, "read of unmapped 0x%llx gave vector %d, expected 14 (#PF)",
 		UNMAPPED_VA, r.vector);
 	t_check(t, r.error_code == 0, "#PF read error code 0x%llx, expected 0x0",
 		(unsigned long long)r.error_code);
 	t_check(t, r.cr2 == UNMAPPED_VA, "CR2 0x%llx, expected 0x%llx", (unsigned long long)r.cr2,
 		UNMAPPED_VA);
 	r = fault_catch(do_write, va);
-	t_check(t, r.vector == 14 && r.error_code == 2,
+	t_check(t, r.vector == X86_TRAP_PF && r.error_code == X86_PF_WRITE,
 		"write to unmapped gave vector %d error 0x%llx, expected 14 / 0x2", r.vector,
 		(unsigned long long)r.error_code);
 }
@@ -86,7 +86,7 @@ TEST(fault, gp_noncanonical)
 {
 	struct fault_result r = fault_catch(do_read, (void *)0x8000000000000000ull);
 
-	t_check(t, r.vector == 13 && r.error_code == 0,
+	t_check(t, r.vector == X86_TRAP_GP && r.error_code == 0,
 		"non-canonical read gave vector %d error 0x%llx, expected 13 (#GP) / 0", r.vector,
 		(unsigned long long)r.error_code);
 }
@@ -120,7 +120,7 @@ TEST(fault, gp_msr)
 		t_skip(t, "QEMU TCG without x2APIC raises no #GP for any MSR access");
 		return;
 	}
-	t_check(t, r.vector == 13, "%s gave vector %d, expected 13 (#GP)", what, r.vector);
+	t_check(t, r.vector == X86_TRAP_GP, "%s gave vector %d, expected 13 (#GP)", what, r.vector);
 	t_check(t, r.error_code == 0, "%s: error code 0x%llx, expected 0", what,
 		(unsigned long long)r.error_code);
 }
@@ -138,8 +138,8 @@ TEST(fault, nested)
 	struct fault_result inner = { .vector = -1 };
 	struct fault_result outer = fault_catch(nested_inner, &inner);
 
-	t_check(t, inner.vector == 6, "inner catch saw vector %d, expected 6", inner.vector);
-	t_check(t, outer.vector == 14, "outer catch saw vector %d, expected 14", outer.vector);
+	t_check(t, inner.vector == X86_TRAP_UD, "inner catch saw vector %d, expected 6", inner.vector);
+	t_check(t, outer.vector == X86_TRAP_PF, "outer catch saw vector %d, expected 14", outer.vector);
 }
 
 TEST(fault, no_fault)

@@ -24,14 +24,14 @@ SUITE_HOSTED(rdtsc, 90, "cost and back-to-back resolution of each way to read th
 #define DEFINE_VARIANT(name, expr) \
 	static uint64_t loop_##name(unsigned reps) \
 	{ \
-		uint64_t sink = 0, t0 = rdtsc_lfence(); \
+		uint64_t sink = 0, t0 = lfence_rdtsc(); \
 		for (unsigned i = 0; i < reps; i += 4) { \
 			sink += expr; \
 			sink += expr; \
 			sink += expr; \
 			sink += expr; \
 		} \
-		uint64_t t1 = rdtsc_lfence(); \
+		uint64_t t1 = lfence_rdtsc(); \
 		__asm__ volatile("" ::"r"(sink)); \
 		return t1 - t0; \
 	} \
@@ -44,14 +44,14 @@ SUITE_HOSTED(rdtsc, 90, "cost and back-to-back resolution of each way to read th
 		} \
 	}
 
-DEFINE_VARIANT(rdtsc, rdtsc_plain())
-DEFINE_VARIANT(lfence_rdtsc, rdtsc_lfence())
-DEFINE_VARIANT(rdtsc_lfence, rdtsc_then_lfence())
-DEFINE_VARIANT(rdtscp, rdtscp_read())
-DEFINE_VARIANT(mfence_lfence_rdtsc, rdtsc_mfence_lfence())
-DEFINE_VARIANT(lfence_rdtsc_lfence, rdtsc_fenced())
-DEFINE_VARIANT(cpuid_rdtsc, rdtsc_cpuid())
-DEFINE_VARIANT(serialize_rdtsc, rdtsc_serialize())
+DEFINE_VARIANT(rdtsc, rdtsc())
+DEFINE_VARIANT(lfence_rdtsc, lfence_rdtsc())
+DEFINE_VARIANT(rdtsc_lfence, rdtsc_lfence())
+DEFINE_VARIANT(rdtscp, rdtscp())
+DEFINE_VARIANT(mfence_lfence_rdtsc, mfence_lfence_rdtsc())
+DEFINE_VARIANT(lfence_rdtsc_lfence, lfence_rdtsc_lfence())
+DEFINE_VARIANT(cpuid_rdtsc, cpuid_rdtsc())
+DEFINE_VARIANT(serialize_rdtsc, serialize_rdtsc())
 
 enum need { NEED_NONE, NEED_RDTSCP, NEED_SERIALIZE };
 

@@ -79,7 +79,7 @@ TEST(tsc, monotonic)
 	uint64_t flags = plat_irq_save();
 
 	for (size_t i = 0; i < n; i++)
-		v[i] = rdtsc_plain();
+		v[i] = rdtsc();
 	plat_irq_restore(flags);
 	size_t back = count_backwards(v, n, &worst);
 
@@ -233,7 +233,7 @@ static void sync_responder(void *p)
 			cpu_relax();
 			continue;
 		}
-		sl->t1 = rdtsc_lfence() + (uint64_t)sl->fake_offset;
+		sl->t1 = lfence_rdtsc() + (uint64_t)sl->fake_offset;
 		__atomic_store_n(&sl->ack, q, __ATOMIC_RELEASE);
 		seen = q;
 	}
@@ -261,15 +261,15 @@ static bool measure_sync(unsigned cpu, unsigned rounds, int64_t fake, struct syn
 	uint64_t flags = plat_irq_save();
 
 	for (unsigned k = 1; k <= rounds; k++) {
-		uint64_t t0 = rdtsc_lfence();
+		uint64_t t0 = lfence_rdtsc();
 
 		__atomic_store_n(&sl->req, k, __ATOMIC_RELEASE);
 		uint64_t end = t0 + tsc_ms_to_cycles(T_LOST_US / 1000);
 
 		while (__atomic_load_n(&sl->ack, __ATOMIC_ACQUIRE) != k)
-			if (rdtsc_plain() > end)
+			if (rdtsc() > end)
 				goto out;
-		uint64_t t2 = rdtsc_lfence(), t1 = sl->t1;
+		uint64_t t2 = lfence_rdtsc(), t1 = sl->t1;
 		int64_t lo = (int64_t)(t1 - t2), hi = (int64_t)(t1 - t0);
 
 		if (lo > b->lo)

@@ -62,29 +62,12 @@ SUITE_HOSTED(tsc_order, 95, "cross-CPU TSC monotonicity, evil-clock-test shapes 
 
 #define CONTROL_OFFSET 100000
 
-enum variant {
-	V_RDTSC, V_RDTSC_LFENCE, V_LFENCE_RDTSC, V_RDTSCP, V_MFENCE_LFENCE_RDTSC,
-	V_LFENCE_RDTSC_LFENCE, NV
-};
-static const char *const vname[NV] = {
-	"rdtsc", "rdtsc_lfence", "lfence_rdtsc", "rdtscp", "mfence_lfence_rdtsc",
-	"lfence_rdtsc_lfence",
-};
-/* Which orderings each variant guarantees (see the comment at the top). */
-static const bool after_loads[NV] = { false, false, true, true, true, true };
-static const bool before_loads[NV] = { false, true, false, false, false, true };
-
-static inline __attribute__((always_inline)) uint64_t clock_read(enum variant v)
-{
-	switch (v) {
-	case V_RDTSC: return rdtsc_plain();
-	case V_RDTSC_LFENCE: return rdtsc_then_lfence();
-	case V_LFENCE_RDTSC: return rdtsc_lfence();
-	case V_RDTSCP: return rdtscp_read();
-	case V_MFENCE_LFENCE_RDTSC: return rdtsc_mfence_lfence();
-	default: return rdtsc_fenced();
-	}
-}
+/* The readers under test: the shared list (arch/x86/tsc_read.h) up to
+ * LFENCE;RDTSC;LFENCE.  CPUID;RDTSC and SERIALIZE;RDTSC are left out: both
+ * serialize fully (no ordering question), and CPUID exits to the
+ * hypervisor in a guest. */
+#define NV (TSC_READER_lfence_rdtsc_lfence + 1)
+#define vname(v) (tsc_readers[v].name)
 
 enum shape { S_NOW, S_LOAD, S_LOAD3, S_STORE };
 
@@ -94,7 +77,7 @@ struct vt {
 
 struct run {
 	enum shape shape;
-	enum variant var;
+	enum tsc_reader var;
 	int64_t reader_shift;		/* negative control */
 	unsigned writer, a, b;		/* CPUs; b only for load3 */
 	struct tsc_barrier bar;
@@ -122,29 +105,29 @@ static void writer(struct run *r)
 	/* Start the clock only once the readers are really running: on an
 	 * emulator sharing host cores a reader's vCPU can be descheduled for
 	 * the whole window otherwise, and see nothing. */
-	uint64_t give_up = rdtsc_lfence() + plat_ns_to_cycles(2000000000ull);
+	uint64_t give_up = lfence_rdtsc() + plat_ns_to_cycles(2000000000ull);
 
-	while ((!r->ready_a || (r->shape == S_LOAD3 && !r->ready_b)) && rdtsc_lfence() < give_up)
+	while ((!r->ready_a || (r->shape == S_LOAD3 && !r->ready_b)) && lfence_rdtsc() < give_up)
 		;
-	uint64_t end = rdtsc_lfence() + r->duration;
+	uint64_t end = lfence_rdtsc() + r->duration;
 	size_t s = 0;
 
 	switch (r->shape) {
 	case S_NOW:
-		while (rdtsc_plain() < end)
-			r->word = clock_read(r->var);
+		while (rdtsc() < end)
+			r->word = tsc_read(r->var);
 		break;
 	case S_LOAD:
 	case S_STORE:
-		while (s + 1 < r->cap && rdtsc_plain() < end) {
+		while (s + 1 < r->cap && rdtsc() < end) {
 			s++;
 			r->word = s;
-			r->wstamp[s] = r->shape == S_LOAD ? rdtsc_mfence_lfence() : clock_read(r->var);
+			r->wstamp[s] = r->shape == S_LOAD ? mfence_lfence_rdtsc() : tsc_read(r->var);
 		}
 		r->nw = s;
 		break;
 	case S_LOAD3:
-		while (rdtsc_plain() < end)
+		while (rdtsc() < end)
 			r->word = r->word + 1;
 		break;
 	}
@@ -159,7 +142,7 @@ static void load_then_clock(struct run *r, bool is_a)
 	r->ready_a = 1;
 	while (!r->stop) {
 		uint64_t x = r->word;
-		uint64_t t = clock_read(r->var) - (uint64_t)r->reader_shift;
+		uint64_t t = tsc_read(r->var) - (uint64_t)r->reader_shift;
 
 		if (!is_a) {
 			r->samples++;
@@ -194,7 +177,7 @@ static void clock_then_load(struct run *r, bool is_b)
 	else
 		r->ready_a = 1;
 	while (!r->stop) {
-		uint64_t t = clock_read(r->var);
+		uint64_t t = tsc_read(r->var);
 		uint64_t x = r->word;
 
 		if (x != cur) {
@@ -274,7 +257,7 @@ static void analyse(struct run *r)
 	}
 }
 
-static bool run_one(struct test_ctx *t, enum shape sh, enum variant v, int64_t shift)
+static bool run_one(struct test_ctx *t, enum shape sh, enum tsc_reader v, int64_t shift)
 {
 	unsigned others[2];
 	unsigned need = sh == S_LOAD3 ? 2 : 1;
@@ -309,7 +292,7 @@ static bool run_one(struct test_ctx *t, enum shape sh, enum variant v, int64_t s
 	int rc = plat_call_many(list, n, participant, r, 5000 + (t->quick ? 20 : 500), NULL);
 
 	if (rc != PLAT_OK || r->failed_barrier) {
-		t_fail(t, "%s: cross-CPU run failed: %s", vname[v],
+		t_fail(t, "%s: cross-CPU run failed: %s", vname(v),
 		       rc ? plat_strerror(rc) : "barrier timeout");
 		return false;
 	}
@@ -330,35 +313,38 @@ static bool alloc_buffers(struct test_ctx *t)
 
 static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name)
 {
-	struct cpuinfo ci;
-
 	if (!alloc_buffers(t))
 		return;
-	cpuinfo_read(&ci);
 	if (sh == S_STORE)
 		t_diag(t, "store: errors are expected for every clock that does not wait for earlier stores (all but mfence_lfence_rdtsc); reported, not failed");
 	else
 		t_diag(t, "checked (must not go backwards): the variants the SDM orders for this shape; the rest are reported");
 	for (int v = 0; v < NV; v++) {
-		if (v == V_RDTSCP && !ci.rdtscp) {
-			t_diag(t, "rdtscp not run: CPU lacks RDTSCP");
+		struct x86_cpu_feature need;
+
+		if (tsc_reader_needs((enum tsc_reader)v, &need) && !plat_cpu_has(need)) {
+			char src[32];
+
+			x86_feature_source(need, src, sizeof(src));
+			t_diag(t, "%s not run: CPU lacks %s", vname(v), src);
 			continue;
 		}
-		if (!run_one(t, sh, (enum variant)v, 0))
+		if (!run_one(t, sh, (enum tsc_reader)v, 0))
 			return;
-		bool verdict = sh == S_NOW ? after_loads[v] :
-			       sh == S_LOAD ? before_loads[v] :
-			       sh == S_LOAD3 ? after_loads[v] && before_loads[v] : false;
+		const struct tsc_reader_info *ri = &tsc_readers[v];
+		bool verdict = sh == S_NOW ? ri->after_loads :
+			       sh == S_LOAD ? ri->before_loads :
+			       sh == S_LOAD3 ? ri->after_loads && ri->before_loads : false;
 
-		t_metric_value(t, vname[v], (int64_t)R.worst, "cycles",
+		t_metric_value(t, vname(v), (int64_t)R.worst, "cycles",
 			       "backward=%llu samples=%llu guaranteed=%s verdict=%s",
 			       (unsigned long long)R.backward, (unsigned long long)R.samples,
 			       verdict ? "yes" : "no", verdict ? "checked" : "reported");
 		if (verdict)
 			t_check(t, R.backward == 0,
 				"%s %s: time went backwards %llu times, by up to %llu cycles", shape_name,
-				vname[v], (unsigned long long)R.backward, (unsigned long long)R.worst);
-		t_check(t, R.samples > 0, "%s %s: no samples", shape_name, vname[v]);
+				vname(v), (unsigned long long)R.backward, (unsigned long long)R.worst);
+		t_check(t, R.samples > 0, "%s %s: no samples", shape_name, vname(v));
 	}
 }
 
@@ -384,7 +370,7 @@ TEST_EX(tsc_order, store, 0, 60000)
 
 TEST(tsc_order, control)
 {
-	if (!alloc_buffers(t) || !run_one(t, S_NOW, V_MFENCE_LFENCE_RDTSC, 0))
+	if (!alloc_buffers(t) || !run_one(t, S_NOW, TSC_READER_mfence_lfence_rdtsc, 0))
 		return;
 	uint64_t fresh = R.min_margin;
 	int64_t shift = CONTROL_OFFSET;
@@ -396,7 +382,7 @@ TEST(tsc_order, control)
 	 * emulator, so escalate the shift (x16, four tries) until it exceeds
 	 * the staleness; on hardware the first try decides. */
 	for (int attempt = 0; attempt < 4 && !seen; attempt++, shift *= 16) {
-		if (!run_one(t, S_NOW, V_MFENCE_LFENCE_RDTSC, shift))
+		if (!run_one(t, S_NOW, TSC_READER_mfence_lfence_rdtsc, shift))
 			return;
 		seen = R.backward > 0 && R.worst >= (uint64_t)shift / 2;
 		t_metric_value(t, "planted", (int64_t)R.worst, "cycles",

@@ -71,10 +71,10 @@ static const char *const vname[] = { "none", "lfence", "mfence", "mfence_lfence"
 
 static bool wait_handled(uint64_t want)
 {
-	uint64_t end = rdtsc() + tsc_us_to_cycles(T_LOST_US);
+	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(T_LOST_US);
 
 	while (__atomic_load_n(&wo->handled, __ATOMIC_ACQUIRE) < want)
-		if (rdtsc() > end)
+		if (rdtsc_ordered() > end)
 			return false;
 	return true;
 }

@@ -67,10 +67,10 @@ bool apic_wait_icr_idle(uint64_t timeout_us)
 {
 	if (apic_mode != APIC_MODE_XAPIC)
 		return true;	/* x2APIC has no delivery-status bit (SDM §11.12.9) */
-	uint64_t end = rdtsc() + tsc_us_to_cycles(timeout_us);
+	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(timeout_us);
 
 	while (apic_read(APIC_ICR) & APIC_ICR_BUSY) {
-		if (rdtsc() > end)
+		if (rdtsc_ordered() > end)
 			return false;
 		cpu_relax();
 	}

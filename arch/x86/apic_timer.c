@@ -58,7 +58,7 @@ static void wd_program(struct percpu *c)
 		wrmsr(MSR_IA32_TSC_DEADLINE, deadline);
 		return;
 	}
-	uint64_t now = rdtsc();
+	uint64_t now = rdtsc_ordered();
 	uint64_t left = deadline > now ? deadline - now : 1;
 	/* count ticks at divide 128 for the remaining TSC cycles; a budget
 	 * longer than the counter's range fires early and is re-armed. */
@@ -82,7 +82,7 @@ static void timer_irq(struct regs *r)
 
 	if (!deadline)
 		return;
-	if (rdtsc() < deadline) {
+	if (rdtsc_ordered() < deadline) {
 		wd_program(c);
 		return;
 	}
@@ -112,14 +112,14 @@ bool apic_timer_init(void)
 		if (end) {
 			uint64_t until = s[0].mid + tsc_ms_to_cycles(25);
 
-			while (rdtsc() < until)
+			while (rdtsc_ordered() < until)
 				cpu_relax();
 		}
 		s[end].width = UINT64_MAX;
 		for (int k = 0; k < 5; k++) {
-			uint64_t a = rdtsc();
+			uint64_t a = rdtsc_ordered();
 			uint32_t c = apic_read(APIC_TMCCT);
-			uint64_t b = rdtsc();
+			uint64_t b = rdtsc_ordered();
 
 			if (b - a < s[end].width)
 				s[end] = (typeof(s[0])){ a + (b - a) / 2, b - a, c };

@@ -1,6 +1,7 @@
 /* Catch-point bookkeeping; the register save/restore is in catch.asm. */
 #include <stddef.h>
 #include "arch/x86/catch.h"
+#include "arch/x86/trapnr.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/regs.h"
@@ -58,9 +59,24 @@ void catch_deliver(struct regs *r, struct catch_frame *f, int vector, bool from_
 	f->vector = vector;
 	f->error_code = (vector >= 0 && vector < 32) ? r->error_code : 0;
 	f->fault_rip = r->rip;
-	f->cr2 = vector == 14 ? read_cr2() : 0;
+	f->cr2 = vector == X86_TRAP_PF ? read_cr2() : 0;
 	r->rip = (uint64_t)(uintptr_t)catch_resume;
 	r->rdi = (uint64_t)(uintptr_t)f;
 	r->rsp = f->rsp;
 	r->rflags = f->rflags;
+}
+
+void catch_throw(struct catch_frame *f, int vector)
+{
+	struct percpu *c = this_cpu();
+
+	c->catch_top = f->prev;
+	f->vector = vector;
+	f->error_code = 0;
+	f->fault_rip = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	f->cr2 = 0;
+	/* catch_resume restores f's registers and stack and returns 1 from
+	 * catch_enter; no IRET is needed outside an interrupt. */
+	__asm__ volatile("mov %0, %%rdi; jmp catch_resume" : : "r"(f) : "rdi", "memory");
+	__builtin_unreachable();
 }

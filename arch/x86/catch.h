@@ -30,6 +30,7 @@ enum catch_kind {
 /* Pseudo-vectors for resumes that are not CPU exceptions. */
 #define CATCH_TIMEOUT	-2
 #define CATCH_ABORT	-3
+#define CATCH_CASE_ABORT -4	/* catch_throw() from the code itself */
 
 struct catch_frame {
 	/* saved by catch_enter; offsets used by catch.asm */
@@ -61,6 +62,11 @@ struct regs;
  * their EOI, so it is sent here; from_irq says the caller is itself an
  * IRQ handler (the watchdog), whose own EOI the dispatcher still sends. */
 void catch_deliver(struct regs *r, struct catch_frame *f, int vector, bool from_irq);
+
+/* Resume f from ordinary (not interrupt) context, like longjmp: unlinks f
+ * and every frame above it and returns 1 from its catch_enter with
+ * f->vector = vector. */
+void catch_throw(struct catch_frame *f, int vector) __attribute__((noreturn));
 
 /* The innermost armed frame of the given kind on this CPU, or NULL. */
 struct catch_frame *catch_find(enum catch_kind kind);

@@ -6,9 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct cpuid_regs {
-	uint32_t eax, ebx, ecx, edx;
-};
+#include "arch/x86/cpufeature.h"
+#include "arch/x86/processor-flags.h"
 
 static inline struct cpuid_regs cpuid_count(uint32_t leaf, uint32_t sub)
 {
@@ -119,12 +118,7 @@ static inline uint64_t read_cr2(void)
 	return v;
 }
 
-#define X86_CR0_PE	(1ull << 0)
-#define X86_CR0_WP	(1ull << 16)
-#define X86_CR0_PG	(1ull << 31)
-#define X86_CR4_PAE	(1ull << 5)
-#define X86_CR4_PGE	(1ull << 7)
-#define X86_CR4_PCIDE	(1ull << 17)
+/* X86_CR0_* and X86_CR4_*: arch/x86/processor-flags.h (shared with asm) */
 
 static inline void invlpg(const void *va)
 {

@@ -1,28 +1,87 @@
 /* CPUID decoding; see cpuinfo.h.  Bits: SDM vol. 2A CPUID (Table 3-8),
  * AMD APM vol. 3 appendix E. */
 #include "arch/x86/cpuinfo.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 
-#define F(name, src) { #name, src, offsetof(struct cpuinfo, name) }
+#define F(name, feat) { #name, feat, offsetof(struct cpuinfo, name) }
+/* Listed in the log (cpu suite) in this order. */
 const struct cpu_feature cpu_features[] = {
-	F(x2apic, "CPUID.1:ECX[21]"),
-	F(tsc_deadline, "CPUID.1:ECX[24]"),
-	F(invariant_tsc, "CPUID.80000007H:EDX[8]"),
-	F(rdtscp, "CPUID.80000001H:EDX[27]"),
-	F(erms, "CPUID.7.0:EBX[9]"),
-	F(fsrm, "CPUID.7.0:EDX[4]"),
-	F(pcid, "CPUID.1:ECX[17]"),
-	F(invpcid, "CPUID.7.0:EBX[10]"),
-	F(invlpgb, "CPUID.80000008H:EBX[3]"),
-	F(clzero, "CPUID.80000008H:EBX[0]"),
-	F(serialize, "CPUID.7.0:EDX[14]"),
-	F(rtm, "CPUID.7.0:EBX[11]"),
-	F(tsc_adjust, "CPUID.7.0:EBX[1]"),
-	F(gbpages, "CPUID.80000001H:EDX[26]"),
-	F(lfence_serializing, "CPUID.80000021H:EAX[2]"),
+	F(x2apic, X86_FEATURE_X2APIC),
+	F(tsc_deadline, X86_FEATURE_TSC_DEADLINE_TIMER),
+	F(invariant_tsc, X86_FEATURE_CONSTANT_TSC),
+	F(rdtscp, X86_FEATURE_RDTSCP),
+	F(erms, X86_FEATURE_ERMS),
+	F(fsrm, X86_FEATURE_FSRM),
+	F(pcid, X86_FEATURE_PCID),
+	F(invpcid, X86_FEATURE_INVPCID),
+	F(invlpgb, X86_FEATURE_INVLPGB),
+	F(clzero, X86_FEATURE_CLZERO),
+	F(serialize, X86_FEATURE_SERIALIZE),
+	F(rtm, X86_FEATURE_RTM),
+	F(tsc_adjust, X86_FEATURE_TSC_ADJUST),
+	F(gbpages, X86_FEATURE_GBPAGES),
+	F(lfence_serializing, X86_FEATURE_LFENCE_RDTSC),
+};
+const unsigned cpu_nfeatures = sizeof(cpu_features) / sizeof(cpu_features[0]);
+/* Decoded into struct cpuinfo too, not listed. */
+static const struct cpu_feature decoded_only[] = {
+	F(apic, X86_FEATURE_APIC),
+	F(tsc, X86_FEATURE_TSC),
+	F(msr, X86_FEATURE_MSR),
+	F(pge, X86_FEATURE_PGE),
+	F(nx, X86_FEATURE_NX),
+	F(hypervisor, X86_FEATURE_HYPERVISOR),
 };
 #undef F
-const unsigned cpu_nfeatures = sizeof(cpu_features) / sizeof(cpu_features[0]);
+
+/* Leaves that take a sub-leaf in ECX (SDM vol. 2A CPUID, Table 3-8). */
+static bool leaf_indexed(uint32_t leaf)
+{
+	static const uint32_t indexed[] = { 0x4, 0x7, 0xb, 0xd, 0xf, 0x10, 0x12, 0x14, 0x17,
+					    0x18, 0x1a, 0x1b, 0x1d, 0x1e, 0x1f, 0x20, 0x23, 0x24,
+					    0x8000001d, 0x80000020, 0x80000026 };
+
+	for (size_t i = 0; i < sizeof(indexed) / sizeof(indexed[0]); i++)
+		if (indexed[i] == leaf)
+			return true;
+	return false;
+}
+
+int x86_feature_source(struct x86_cpu_feature f, char *buf, size_t size)
+{
+	static const char regs[4][4] = { "EAX", "EBX", "ECX", "EDX" };
+	char leaf[16], sub[16] = "";
+
+	if (f.leaf < 10)
+		rl_snprintf(leaf, sizeof(leaf), "%u", f.leaf);
+	else
+		rl_snprintf(leaf, sizeof(leaf), "%XH", f.leaf);
+	if (leaf_indexed(f.leaf))
+		rl_snprintf(sub, sizeof(sub), ".%u", f.subleaf);
+	return rl_snprintf(buf, size, "CPUID.%s%s:%s[%u]", leaf, sub, regs[f.reg & 3], f.bit);
+}
+
+/* The bit, reading the leaf only when the CPU has it. */
+static bool feature_from(struct x86_cpu_feature f, uint32_t max_leaf, uint32_t max_ext_leaf,
+			 cpuid_fn fn, void *ctx)
+{
+	uint32_t max = f.leaf >= 0x80000000u ? max_ext_leaf : max_leaf;
+	struct cpuid_regs r;
+
+	if (f.leaf > max)
+		return false;
+	r = fn(f.leaf, f.subleaf, ctx);
+	return x86_feature_in(f, &r);
+}
+
+static void decode_bits(struct cpuinfo *ci, const struct cpu_feature *t, size_t n, cpuid_fn fn,
+			void *ctx)
+{
+	for (size_t i = 0; i < n; i++)
+		*(bool *)((char *)ci + t[i].offset) =
+			feature_from(t[i].bit, ci->max_leaf, ci->max_ext_leaf, fn, ctx);
+}
 
 const char *cpu_vendor_name(enum cpu_vendor v)
 {
@@ -40,7 +99,7 @@ static void regs_str(char *dst, uint32_t a, uint32_t b, uint32_t c)
 
 void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 {
-	struct cpuid_out r;
+	struct cpuid_regs r;
 
 	memset(ci, 0, sizeof(*ci));
 	r = fn(0, 0, ctx);
@@ -65,23 +124,6 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 		ci->model = (base_family == 6 || base_family == 0xf) ?
 			    base_model | (((r.eax >> 16) & 0xf) << 4) : base_model;
 		ci->initial_apic_id = r.ebx >> 24;
-		ci->apic = r.edx & (1u << 9);
-		ci->tsc = r.edx & (1u << 4);
-		ci->msr = r.edx & (1u << 5);
-		ci->pge = r.edx & (1u << 13);
-		ci->pcid = r.ecx & (1u << 17);
-		ci->x2apic = r.ecx & (1u << 21);
-		ci->tsc_deadline = r.ecx & (1u << 24);
-		ci->hypervisor = r.ecx & (1u << 31);
-	}
-	if (ci->max_leaf >= 7) {
-		r = fn(7, 0, ctx);
-		ci->tsc_adjust = r.ebx & (1u << 1);
-		ci->erms = r.ebx & (1u << 9);
-		ci->invpcid = r.ebx & (1u << 10);
-		ci->rtm = r.ebx & (1u << 11);
-		ci->fsrm = r.edx & (1u << 4);
-		ci->serialize = r.edx & (1u << 14);
 	}
 	if (ci->max_leaf >= 0xa) {
 		r = fn(0xa, 0, ctx);
@@ -93,6 +135,11 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 	ci->has_leaf_0b = ci->max_leaf >= 0xb && (fn(0xb, 0, ctx).ebx & 0xffff);
 	ci->has_leaf_1f = ci->max_leaf >= 0x1f && (fn(0x1f, 0, ctx).ebx & 0xffff);
 
+	r = fn(0x80000000, 0, ctx);
+	ci->max_ext_leaf = (r.eax & 0xffff0000u) == 0x80000000u ? r.eax : 0;
+	decode_bits(ci, cpu_features, cpu_nfeatures, fn, ctx);
+	decode_bits(ci, decoded_only, sizeof(decoded_only) / sizeof(decoded_only[0]), fn, ctx);
+
 	if (ci->hypervisor) {
 		r = fn(0x40000000, 0, ctx);
 		ci->hv_max_leaf = r.eax;
@@ -103,14 +150,6 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 				ci->hv_signature[i] = '?';
 	}
 
-	r = fn(0x80000000, 0, ctx);
-	ci->max_ext_leaf = (r.eax & 0xffff0000u) == 0x80000000u ? r.eax : 0;
-	if (ci->max_ext_leaf >= 0x80000001) {
-		r = fn(0x80000001, 0, ctx);
-		ci->nx = r.edx & (1u << 20);
-		ci->gbpages = r.edx & (1u << 26);
-		ci->rdtscp = r.edx & (1u << 27);
-	}
 	if (ci->max_ext_leaf >= 0x80000004) {
 		for (uint32_t i = 0; i < 3; i++) {
 			r = fn(0x80000002 + i, 0, ctx);
@@ -127,35 +166,38 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 			if (*c < 0x20 || *c > 0x7e)
 				*c = '?';
 	}
-	if (ci->max_ext_leaf >= 0x80000007)
-		ci->invariant_tsc = fn(0x80000007, 0, ctx).edx & (1u << 8);
 	if (ci->max_ext_leaf >= 0x80000008) {
 		r = fn(0x80000008, 0, ctx);
 		ci->phys_bits = (uint8_t)r.eax;
 		ci->virt_bits = (uint8_t)(r.eax >> 8);
-		ci->clzero = r.ebx & (1u << 0);
-		ci->invlpgb = r.ebx & (1u << 3);
 		/* EDX[15:0] is the largest ECX[15:0] INVLPGB accepts, i.e. the
 		 * count of additional pages (Linux: invlpgb_count_max). */
 		ci->invlpgb_max_pages = ci->invlpgb ? (r.edx & 0xffff) + 1 : 0;
 	}
-	if (ci->max_ext_leaf >= 0x80000021)
-		ci->lfence_serializing = fn(0x80000021, 0, ctx).eax & (1u << 2);
 }
 
 #ifndef RINGLAB_HOST
 #include "arch/x86/cpu.h"
 
-struct cpuid_out cpuid_native(uint32_t leaf, uint32_t sub, void *ctx)
+struct cpuid_regs cpuid_native(uint32_t leaf, uint32_t sub, void *ctx)
 {
 	(void)ctx;
 	struct cpuid_regs r = cpuid_count(leaf, sub);
 
-	return (struct cpuid_out){ r.eax, r.ebx, r.ecx, r.edx };
+	return (struct cpuid_regs){ r.eax, r.ebx, r.ecx, r.edx };
 }
 
 void cpuinfo_read(struct cpuinfo *ci)
 {
 	cpuinfo_decode(ci, cpuid_native, 0);
+}
+
+bool x86_cpu_has(struct x86_cpu_feature f)
+{
+	uint32_t max_ext = cpuid_native(0x80000000u, 0, 0).eax;
+
+	if ((max_ext & 0xffff0000u) != 0x80000000u)
+		max_ext = 0;
+	return feature_from(f, cpuid_native(0, 0, 0).eax, max_ext, cpuid_native, 0);
 }
 #endif

@@ -7,13 +7,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "arch/x86/cpufeature.h"
 
 enum cpu_vendor { VENDOR_OTHER, VENDOR_INTEL, VENDOR_AMD, VENDOR_HYGON };
 
-struct cpuid_out {
-	uint32_t eax, ebx, ecx, edx;
-};
-typedef struct cpuid_out (*cpuid_fn)(uint32_t leaf, uint32_t subleaf, void *ctx);
+/* Compatibility: the old name of struct cpuid_regs. */
+#define cpuid_out cpuid_regs
+typedef struct cpuid_regs (*cpuid_fn)(uint32_t leaf, uint32_t subleaf, void *ctx);
 
 struct cpuinfo {
 	char vendor_str[13];
@@ -42,12 +42,14 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx);
 /* The running CPU (uses the CPUID instruction). */
 void cpuinfo_read(struct cpuinfo *ci);
 /* The CPUID instruction as a cpuid_fn (ctx unused), for every decoder. */
-struct cpuid_out cpuid_native(uint32_t leaf, uint32_t subleaf, void *ctx);
+struct cpuid_regs cpuid_native(uint32_t leaf, uint32_t subleaf, void *ctx);
 
-/* One feature per entry, for the log and the cpu suite. */
+/* One feature per entry, for the log and the cpu suite.  The bit is
+ * defined once in arch/x86/cpufeature.h; x86_feature_source(f->bit, ...)
+ * prints where it lives ("CPUID.1:ECX[21]"). */
 struct cpu_feature {
 	const char *name;
-	const char *source;	/* "CPUID.1:ECX[21]" */
+	struct x86_cpu_feature bit;
 	size_t offset;		/* of the bool in struct cpuinfo */
 };
 extern const struct cpu_feature cpu_features[];

@@ -3,6 +3,8 @@
 #ifndef RINGLAB_ARCH_X86_MSR_H
 #define RINGLAB_ARCH_X86_MSR_H
 
+#include "arch/x86/processor-flags.h"
+
 #define MSR_IA32_TSC			0x00000010
 #define MSR_IA32_APICBASE		0x0000001b
 #define  MSR_IA32_APICBASE_BSP		(1ull << 8)
@@ -18,11 +20,7 @@
 #define MSR_X2APIC_ICR			0x00000830
 #define MSR_X2APIC_SELF_IPI		0x0000083f
 
-#define MSR_EFER			0xc0000080
-#define  EFER_SCE			(1ull << 0)
-#define  EFER_LME			(1ull << 8)
-#define  EFER_LMA			(1ull << 10)
-#define  EFER_NXE			(1ull << 11)
+/* MSR_EFER and EFER_*: arch/x86/processor-flags.h (shared with asm) */
 #define MSR_FS_BASE			0xc0000100
 #define MSR_GS_BASE			0xc0000101
 #define MSR_KERNEL_GS_BASE		0xc0000102

@@ -24,22 +24,22 @@ bool pit_measure_tsc(uint16_t ticks, uint64_t max_tsc_cycles, uint64_t *tsc_cycl
 	outb(PORT_B, (saved & ~PORT_B_SPEAKER) | PORT_B_GATE2);
 	outb(PIT_MODE, PIT_SEL_CH2_LOHI_MODE0);
 	outb(PIT_CH2, (uint8_t)ticks);
-	uint64_t s0 = rdtsc();
+	uint64_t s0 = rdtsc_ordered();
 
 	outb(PIT_CH2, (uint8_t)(ticks >> 8));
-	uint64_t s1 = rdtsc(), prev = s1, now = s1;
+	uint64_t s1 = rdtsc_ordered(), prev = s1, now = s1;
 
 	/* In mode 0 OUT2 goes low on the count write and high at zero; the
 	 * end lies between the last poll that saw it low and the first that
 	 * saw it high. */
-	while ((now = rdtsc()) - s1 < max_tsc_cycles) {
+	while ((now = rdtsc_ordered()) - s1 < max_tsc_cycles) {
 		if (inb(PORT_B) & PORT_B_OUT2) {
 			ok = true;
 			break;
 		}
 		prev = now;
 	}
-	uint64_t e = rdtsc();
+	uint64_t e = rdtsc_ordered();
 
 	outb(PORT_B, saved);
 	*tsc_cycles = (prev + (e - prev) / 2) - (s0 + (s1 - s0) / 2);

@@ -12,7 +12,7 @@ static int decode_leaf(struct cpu_topo *t, uint32_t leaf, cpuid_fn fn, void *ctx
 	int levels = 0;
 
 	for (uint32_t sub = 0; sub < MAX_SUBLEAVES; sub++) {
-		struct cpuid_out r = fn(leaf, sub, ctx);
+		struct cpuid_regs r = fn(leaf, sub, ctx);
 		uint32_t type = (r.ecx >> 8) & 0xff;
 
 		if (type == LEVEL_INVALID)
@@ -50,7 +50,7 @@ void topo_decode(struct cpu_topo *t, cpuid_fn fn, void *ctx)
 	memset(t, 0, sizeof(*t));
 	if (!((max >= 0x1f && decode_leaf(t, 0x1f, fn, ctx)) ||
 	      (max >= 0xb && decode_leaf(t, 0xb, fn, ctx)))) {
-		struct cpuid_out r = fn(1, 0, ctx);
+		struct cpuid_regs r = fn(1, 0, ctx);
 		/* CPUID.1:EBX[23:16]: addressable logical processors per
 		 * package, valid when EDX[28] (HTT) is set. */
 		uint32_t count = (r.edx & (1u << 28)) ? (r.ebx >> 16) & 0xff : 1;

@@ -1,5 +1,6 @@
 /* Interrupt and exception dispatch; see traps.h. */
 #include "arch/x86/traps.h"
+#include "arch/x86/trapnr.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/catch.h"
 #include "arch/x86/cpu.h"
@@ -13,33 +14,33 @@ static irq_handler_t irq_handlers[256];
 
 static const struct {
 	const char *mnemonic, *name;
-} exc_names[32] = {
-	[0] = { "#DE", "divide error" },	[1] = { "#DB", "debug" },
-	[2] = { "NMI", "non-maskable interrupt" }, [3] = { "#BP", "breakpoint" },
-	[4] = { "#OF", "overflow" },		[5] = { "#BR", "bound range" },
-	[6] = { "#UD", "invalid opcode" },	[7] = { "#NM", "device not available" },
-	[8] = { "#DF", "double fault" },	[9] = { "#CSO", "coprocessor segment overrun" },
-	[10] = { "#TS", "invalid TSS" },	[11] = { "#NP", "segment not present" },
-	[12] = { "#SS", "stack fault" },	[13] = { "#GP", "general protection" },
-	[14] = { "#PF", "page fault" },		[15] = { "#15", "reserved" },
-	[16] = { "#MF", "x87 floating point" },	[17] = { "#AC", "alignment check" },
-	[18] = { "#MC", "machine check" },	[19] = { "#XM", "SIMD floating point" },
-	[20] = { "#VE", "virtualization" },	[21] = { "#CP", "control protection" },
+} exc_names[X86_TRAP_NR] = {
+	[X86_TRAP_DE] = { "#DE", "divide error" },	[X86_TRAP_DB] = { "#DB", "debug" },
+	[X86_TRAP_NMI] = { "NMI", "non-maskable interrupt" }, [X86_TRAP_BP] = { "#BP", "breakpoint" },
+	[X86_TRAP_OF] = { "#OF", "overflow" },		[X86_TRAP_BR] = { "#BR", "bound range" },
+	[X86_TRAP_UD] = { "#UD", "invalid opcode" },	[X86_TRAP_NM] = { "#NM", "device not available" },
+	[X86_TRAP_DF] = { "#DF", "double fault" },	[X86_TRAP_OLD_MF] = { "#CSO", "coprocessor segment overrun" },
+	[X86_TRAP_TS] = { "#TS", "invalid TSS" },	[X86_TRAP_NP] = { "#NP", "segment not present" },
+	[X86_TRAP_SS] = { "#SS", "stack fault" },	[X86_TRAP_GP] = { "#GP", "general protection" },
+	[X86_TRAP_PF] = { "#PF", "page fault" },	[X86_TRAP_SPURIOUS] = { "#15", "reserved" },
+	[X86_TRAP_MF] = { "#MF", "x87 floating point" },	[X86_TRAP_AC] = { "#AC", "alignment check" },
+	[X86_TRAP_MC] = { "#MC", "machine check" },	[X86_TRAP_XF] = { "#XM", "SIMD floating point" },
+	[X86_TRAP_VE] = { "#VE", "virtualization" },	[X86_TRAP_CP] = { "#CP", "control protection" },
 	[22] = { "#22", "reserved" },		[23] = { "#23", "reserved" },
 	[24] = { "#24", "reserved" },		[25] = { "#25", "reserved" },
 	[26] = { "#26", "reserved" },		[27] = { "#27", "reserved" },
-	[28] = { "#HV", "hypervisor injection" }, [29] = { "#VC", "VMM communication" },
-	[30] = { "#SX", "security" },		[31] = { "#31", "reserved" },
+	[X86_TRAP_HV] = { "#HV", "hypervisor injection" }, [X86_TRAP_VC] = { "#VC", "VMM communication" },
+	[X86_TRAP_SX] = { "#SX", "security" },		[31] = { "#31", "reserved" },
 };
 
 const char *exception_mnemonic(unsigned vector)
 {
-	return vector < 32 ? exc_names[vector].mnemonic : "IRQ";
+	return vector < X86_TRAP_NR ? exc_names[vector].mnemonic : "IRQ";
 }
 
 const char *exception_name(unsigned vector)
 {
-	return vector < 32 ? exc_names[vector].name : "interrupt";
+	return vector < X86_TRAP_NR ? exc_names[vector].name : "interrupt";
 }
 
 void irq_set_handler(unsigned vector, irq_handler_t fn)
@@ -69,9 +70,9 @@ void irq_free_vector(unsigned vector)
 static void pf_error_text(uint64_t e, char *buf, size_t size)
 {
 	/* SDM vol. 3 §4.7, page-fault error code. */
-	rl_snprintf(buf, size, " [%s, %s%s%s%s]", (e & 1) ? "protection" : "not-present",
-		    (e & 2) ? "write" : "read", (e & 4) ? ", user" : "",
-		    (e & 8) ? ", reserved-bit" : "", (e & 16) ? ", fetch" : "");
+	rl_snprintf(buf, size, " [%s, %s%s%s%s]", (e & X86_PF_PROT) ? "protection" : "not-present",
+		    (e & X86_PF_WRITE) ? "write" : "read", (e & X86_PF_USER) ? ", user" : "",
+		    (e & X86_PF_RSVD) ? ", reserved-bit" : "", (e & X86_PF_INSTR) ? ", fetch" : "");
 }
 
 void exception_dump(const struct regs *r)
@@ -80,7 +81,7 @@ void exception_dump(const struct regs *r)
 	unsigned v = (unsigned)r->vector;
 	char extra[80] = "";
 
-	if (v == 14)
+	if (v == X86_TRAP_PF)
 		pf_error_text(r->error_code, extra, sizeof(extra));
 	rep_diag("EXCEPTION %s (vector %u, %s) error=0x%llx%s on cpu %u (apic %u) during %s",
 		 exception_mnemonic(v), v, exception_name(v),

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include "arch/x86/regs.h"
+#include "arch/x86/trapnr.h"
 
 typedef void (*irq_handler_t)(struct regs *r);
 

@@ -30,7 +30,7 @@
 /* ------------------------------------------------------- fake CPUID --- */
 struct leaf {
 	uint32_t leaf, sub;
-	struct cpuid_out r;
+	struct cpuid_regs r;
 };
 
 #define MAX_LEAVES 128
@@ -51,14 +51,14 @@ static struct leaf *find(struct cpu *c, uint32_t leaf, uint32_t sub)
 	return NULL;
 }
 
-static struct cpuid_out regs_of(struct cpu *c, uint32_t leaf, uint32_t sub)
+static struct cpuid_regs regs_of(struct cpu *c, uint32_t leaf, uint32_t sub)
 {
 	struct leaf *l = find(c, leaf, sub);
 
-	return l ? l->r : (struct cpuid_out){ 0, 0, 0, 0 };
+	return l ? l->r : (struct cpuid_regs){ 0, 0, 0, 0 };
 }
 
-static struct cpuid_out fake_cpuid(uint32_t leaf, uint32_t sub, void *ctx)
+static struct cpuid_regs fake_cpuid(uint32_t leaf, uint32_t sub, void *ctx)
 {
 	struct cpu *c = ctx;
 	uint32_t max = regs_of(c, 0, 0).eax;
@@ -95,7 +95,7 @@ static void set_leaf(struct cpu *c, uint32_t leaf, uint32_t sub, uint32_t a, uin
 		l->leaf = leaf;
 		l->sub = sub;
 	}
-	l->r = (struct cpuid_out){ a, b, cx, d };
+	l->r = (struct cpuid_regs){ a, b, cx, d };
 }
 
 enum reg { EAX, EBX, ECX, EDX };
@@ -787,7 +787,10 @@ static void test_feature_table(void **state)
 
 	for (unsigned i = 0; i < cpu_nfeatures; i++) {
 		const struct cpu_feature *f = &cpu_features[i];
+		char source[32];
 		size_t k;
+
+		x86_feature_source(f->bit, source, sizeof(source));
 
 		for (k = 0; k < NFEATURE_BITS; k++)
 			if (!strcmp(feature_bits[k].name, f->name))
@@ -795,8 +798,8 @@ static void test_feature_table(void **state)
 		if (k == NFEATURE_BITS)
 			fail_msg("cpu_features[%u] \"%s\" is not expected", i, f->name);
 		/* the documented source is the right bit */
-		if (!feature_bits[k].source || strcmp(f->source, feature_bits[k].source))
-			fail_msg("%s: source \"%s\", want \"%s\"", f->name, f->source,
+		if (!feature_bits[k].source || strcmp(source, feature_bits[k].source))
+			fail_msg("%s: source \"%s\", want \"%s\"", f->name, source,
 				 feature_bits[k].source ? feature_bits[k].source : "(none)");
 		/* the offset is the field of that name */
 		assert_int_equal(f->offset, bool_offset(f->name));
@@ -806,13 +809,13 @@ static void test_feature_table(void **state)
 		enum reg reg;
 		unsigned bit;
 
-		parse_source(f->source, &leaf, &sub, &reg, &bit);
+		parse_source(source, &leaf, &sub, &reg, &bit);
 		cpu_blank(&c, "AuthenticAMD");
 		*reg_ptr(&c, leaf, sub, reg) |= 1u << bit;
 		decode(&c);
 		for (unsigned j = 0; j < cpu_nfeatures; j++)
 			if (cpu_feature_on(&ci, &cpu_features[j]) != (j == i))
-				fail_msg("bit %s: feature %s is %s", f->source, cpu_features[j].name,
+				fail_msg("bit %s: feature %s is %s", source, cpu_features[j].name,
 					 j == i ? "off" : "on");
 		assert_string_equal(on_list(&ci), f->name);
 	}

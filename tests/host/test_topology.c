@@ -21,10 +21,10 @@ struct fake {
 	uint32_t l1_ebx, l1_edx;
 };
 
-static struct cpuid_out fake_cpuid(uint32_t leaf, uint32_t sub, void *ctx)
+static struct cpuid_regs fake_cpuid(uint32_t leaf, uint32_t sub, void *ctx)
 {
 	struct fake *f = ctx;
-	struct cpuid_out r = { 0, 0, 0, 0 };
+	struct cpuid_regs r = { 0, 0, 0, 0 };
 
 	assert_true(leaf <= f->max_leaf);	/* never above the max leaf */
 	if (leaf == 0) {

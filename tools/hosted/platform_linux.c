@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "tools/hosted/hosted.h"
+#include "arch/x86/cpuinfo.h"
 #include "arch/x86/tsc_read.h"
 #include "kernel/platform.h"
 #include "kernel/report.h"
@@ -283,10 +284,10 @@ int plat_post(unsigned cpu, plat_fn fn, void *arg)
 
 static bool wait_idle(struct worker *w, uint64_t ms)
 {
-	uint64_t end = rdtsc_lfence() + plat_ns_to_cycles(ms * 1000000ull);
+	uint64_t end = lfence_rdtsc() + plat_ns_to_cycles(ms * 1000000ull);
 
 	while (!idle(w)) {
-		if (rdtsc_lfence() > end)
+		if (lfence_rdtsc() > end)
 			return false;
 		sched_yield();
 	}
@@ -313,6 +314,70 @@ int plat_wait(unsigned cpu, uint64_t timeout_ms)
 	return PLAT_TIMEOUT;
 }
 
+/* sigsetjmp value for plat_abort_case(): no signal has this number */
+#define CASE_ABORT 1000
+
+void plat_abort_case(void)
+{
+	if (my_index > 0 || !in_case) {
+		fprintf(stderr, "ringlab-hosted: plat_abort_case() outside a test body on CPU 0\n");
+		abort();
+	}
+	siglongjmp(case_jb, CASE_ABORT);
+}
+
+const struct cpuinfo *plat_cpu_info(void)
+{
+	static struct cpuinfo ci;
+	static bool read;
+
+	if (!read) {
+		cpuinfo_read(&ci);
+		read = true;
+	}
+	return &ci;
+}
+
+bool plat_under_emulator(void)
+{
+	return plat_cpu_info()->hypervisor;
+}
+
+/* One topology value of a Linux CPU from sysfs, or -1. */
+static long topo_value(int linux_cpu, const char *what)
+{
+	char path[96];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", linux_cpu, what);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+enum cpu_rel plat_cpu_relation(unsigned a, unsigned b)
+{
+	if (a == b)
+		return REL_SELF;
+	if (a >= nworkers || b >= nworkers)
+		return REL_OTHER_PACKAGE;
+	int x = workers[a].linux_cpu, y = workers[b].linux_cpu;
+	long px = topo_value(x, "physical_package_id"), py = topo_value(y, "physical_package_id");
+
+	if (px < 0 || py < 0 || px != py)
+		return REL_OTHER_PACKAGE;
+	long cx = topo_value(x, "core_id"), cy = topo_value(y, "core_id");
+
+	if (cx < 0 || cy < 0 || cx != cy)
+		return REL_SAME_PACKAGE;
+	return REL_SMT_SIBLING;
+}
+
 void plat_run_case(struct test_ctx *t)
 {
 	struct itimerval it = { { 0, 0 }, { (time_t)(t->budget_ms / 1000),
@@ -323,6 +388,12 @@ void plat_run_case(struct test_ctx *t)
 		in_case = 1;
 		setitimer(ITIMER_REAL, &it, NULL);
 		t->tc->fn(t);
+	} else if (sig == CASE_ABORT) {
+		/* t_abort(): the case recorded why it stopped */
+		if (t->result != RES_FAIL) {
+			t->result = RES_FAIL;
+			rl_snprintf(t->reason, sizeof(t->reason), "case aborted");
+		}
 	} else if (sig == SIGALRM) {
 		t->result = RES_TIMEOUT;
 		rl_snprintf(t->reason, sizeof(t->reason),
@@ -353,7 +424,7 @@ static uint64_t calibrate(bool quick)
 
 	for (int i = 0; i < 3; i++) {
 		clock_gettime(CLOCK_MONOTONIC_RAW, &a);
-		uint64_t t0 = rdtsc_lfence();
+		uint64_t t0 = lfence_rdtsc();
 		uint64_t ns;
 
 		do {
@@ -361,7 +432,7 @@ static uint64_t calibrate(bool quick)
 			ns = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull + (uint64_t)b.tv_nsec -
 			     (uint64_t)a.tv_nsec;
 		} while (ns < (quick ? 20000000ull : 100000000ull));
-		uint64_t t1 = rdtsc_lfence();
+		uint64_t t1 = lfence_rdtsc();
 
 		v[i] = (uint64_t)(((unsigned __int128)(t1 - t0) * 1000000000ull) / ns);
 	}

@@ -1,0 +1,69 @@
+/* CPUID feature bits, each defined once as (leaf, subleaf, register, bit)
+ * in the style of kvm-unit-tests' X86_FEATURE_*, with Linux's names.  The
+ * same definition decodes the bit (cpuinfo_decode, x86_cpu_has) and prints
+ * where it came from ("CPUID.7.0:EBX[10]") in the log and in skip reasons.
+ * Sources: SDM vol. 2A CPUID (Table 3-8), AMD APM vol. 3 appendix E. */
+#ifndef RINGLAB_ARCH_X86_CPUFEATURE_H
+#define RINGLAB_ARCH_X86_CPUFEATURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What CPUID returns: the one register struct for every CPUID user. */
+struct cpuid_regs {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
+
+struct x86_cpu_feature {
+	uint32_t leaf, subleaf;
+	uint8_t reg;		/* enum cpuid_reg */
+	uint8_t bit;
+};
+
+#define X86_CPU_FEATURE(leaf_, subleaf_, reg_, bit_) \
+	((struct x86_cpu_feature){ (leaf_), (subleaf_), CPUID_##reg_, (bit_) })
+
+#define X86_FEATURE_TSC			X86_CPU_FEATURE(0x1, 0, EDX, 4)
+#define X86_FEATURE_MSR			X86_CPU_FEATURE(0x1, 0, EDX, 5)
+#define X86_FEATURE_APIC		X86_CPU_FEATURE(0x1, 0, EDX, 9)
+#define X86_FEATURE_PGE			X86_CPU_FEATURE(0x1, 0, EDX, 13)
+#define X86_FEATURE_HT			X86_CPU_FEATURE(0x1, 0, EDX, 28)
+#define X86_FEATURE_PCID		X86_CPU_FEATURE(0x1, 0, ECX, 17)
+#define X86_FEATURE_X2APIC		X86_CPU_FEATURE(0x1, 0, ECX, 21)
+#define X86_FEATURE_TSC_DEADLINE_TIMER	X86_CPU_FEATURE(0x1, 0, ECX, 24)
+#define X86_FEATURE_HYPERVISOR		X86_CPU_FEATURE(0x1, 0, ECX, 31)
+#define X86_FEATURE_TSC_ADJUST		X86_CPU_FEATURE(0x7, 0, EBX, 1)
+#define X86_FEATURE_ERMS		X86_CPU_FEATURE(0x7, 0, EBX, 9)
+#define X86_FEATURE_INVPCID		X86_CPU_FEATURE(0x7, 0, EBX, 10)
+#define X86_FEATURE_RTM			X86_CPU_FEATURE(0x7, 0, EBX, 11)
+#define X86_FEATURE_FSRM		X86_CPU_FEATURE(0x7, 0, EDX, 4)
+#define X86_FEATURE_SERIALIZE		X86_CPU_FEATURE(0x7, 0, EDX, 14)
+#define X86_FEATURE_NX			X86_CPU_FEATURE(0x80000001, 0, EDX, 20)
+#define X86_FEATURE_GBPAGES		X86_CPU_FEATURE(0x80000001, 0, EDX, 26)
+#define X86_FEATURE_RDTSCP		X86_CPU_FEATURE(0x80000001, 0, EDX, 27)
+#define X86_FEATURE_CONSTANT_TSC	X86_CPU_FEATURE(0x80000007, 0, EDX, 8)	/* invariant TSC */
+#define X86_FEATURE_CLZERO		X86_CPU_FEATURE(0x80000008, 0, EBX, 0)
+#define X86_FEATURE_INVLPGB		X86_CPU_FEATURE(0x80000008, 0, EBX, 3)
+/* LFENCE is always dispatch-serializing (AMD APM vol. 3 LFENCE) */
+#define X86_FEATURE_LFENCE_RDTSC	X86_CPU_FEATURE(0x80000021, 0, EAX, 2)
+
+/* The bit in regs (what CPUID(f.leaf, f.subleaf) returned). */
+static inline bool x86_feature_in(struct x86_cpu_feature f, const struct cpuid_regs *r)
+{
+	const uint32_t v[4] = { r->eax, r->ebx, r->ecx, r->edx };
+
+	return (v[f.reg & 3] >> (f.bit & 31)) & 1;
+}
+
+/* "CPUID.1:ECX[21]", "CPUID.7.0:EBX[10]", "CPUID.80000008H:EBX[3]"; the
+ * sub-leaf is shown for leaves that take one.  Returns like snprintf. */
+int x86_feature_source(struct x86_cpu_feature f, char *buf, size_t size);
+
+/* Whether the running CPU has f: executes CPUID, leaf range checked (a
+ * leaf above the maximum reads as 0).  Not in host unit tests. */
+bool x86_cpu_has(struct x86_cpu_feature f);
+
+#endif

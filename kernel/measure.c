@@ -1,0 +1,58 @@
+/* Measurement and test-body helpers of kernel/test.h built only on the
+ * platform API: shared by the kernel and the hosted build. */
+#include <stdarg.h>
+#include "kernel/test.h"
+#include "lib/printf.h"
+
+void t_abort(struct test_ctx *t, const char *fmt, ...)
+{
+	char buf[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	rl_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	t_fail(t, "%s", buf);
+	plat_abort_case();
+}
+
+void *t_alloc(struct test_ctx *t, size_t bytes)
+{
+	void *p = plat_alloc(bytes);
+
+	if (!p)
+		t_abort(t, "no memory for %zu bytes", bytes);
+	return p;
+}
+
+bool t_require(struct test_ctx *t, struct x86_cpu_feature f, const char *what)
+{
+	char src[32];
+
+	if (plat_cpu_has(f))
+		return true;
+	x86_feature_source(f, src, sizeof(src));
+	t_skip(t, "CPU lacks %s (%s)", what, src);
+	return false;
+}
+
+size_t t_u2u(t_timed_fn run, void *arg, unsigned u, size_t trials, uint64_t *out,
+	     size_t *dropped)
+{
+	size_t k = 0, bad = 0;
+	uint64_t flags = plat_irq_save();
+
+	(void)run(u, arg);	/* warm up caches and predictors */
+	for (size_t i = 0; i < trials; i++) {
+		uint64_t a = run(u, arg), b = run(2 * u, arg);
+
+		if (b > a)
+			out[k++] = (b - a) / u;
+		else
+			bad++;	/* an interruption made U slower than 2U */
+	}
+	plat_irq_restore(flags);
+	if (dropped)
+		*dropped = bad;
+	return k;
+}
