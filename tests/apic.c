@@ -31,7 +31,7 @@ static void count_irq(struct regs *r)
 
 static bool setup_counters(struct test_ctx *t, unsigned *vec)
 {
-	hits = plat_alloc(plat_ncpus() * sizeof(*hits));
+	hits = t_alloc(t, plat_ncpus() * sizeof(*hits));
 	*vec = irq_alloc_vector(count_irq);
 	if (!hits || !*vec)
 		return t_fail(t, "no memory or no free vector");
@@ -41,12 +41,7 @@ static bool setup_counters(struct test_ctx *t, unsigned *vec)
 /* Wait until cpu's counter reaches want (bounded). */
 static bool wait_count(unsigned cpu, uint64_t want, uint64_t timeout_us)
 {
-	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(timeout_us);
-
-	while (hits[cpu].n < want)
-		if (rdtsc_ordered() > end)
-			return false;
-	return true;
+	return plat_spin_until(hits[cpu].n >= want, timeout_us);
 }
 
 struct mode_check {
@@ -71,14 +66,8 @@ TEST(apic, mode)
 	static unsigned list[MAX_CPUS];
 	unsigned n = 0;
 
-	modes = plat_alloc(plat_ncpus() * sizeof(*modes));
-	if (!modes) {
-		t_fail(t, "no memory");
-		return;
-	}
-	for (unsigned i = 0; i < plat_ncpus(); i++)
-		if (plat_online(i))
-			list[n++] = i;
+	modes = t_alloc(t, plat_ncpus() * sizeof(*modes));
+	n = plat_online_cpus(list, sizeof(list) / sizeof(list[0]));
 	int rc = plat_call_many(list, n, read_mode, 0, 2000, NULL);
 
 	if (rc) {
@@ -249,14 +238,8 @@ TEST(apic, esr)
 	static unsigned list[MAX_CPUS];
 	unsigned n = 0;
 
-	esr_vals = plat_alloc(plat_ncpus() * sizeof(uint32_t));
-	if (!esr_vals) {
-		t_fail(t, "no memory");
-		return;
-	}
-	for (unsigned i = 0; i < plat_ncpus(); i++)
-		if (plat_online(i))
-			list[n++] = i;
+	esr_vals = t_alloc(t, plat_ncpus() * sizeof(uint32_t));
+	n = plat_online_cpus(list, sizeof(list) / sizeof(list[0]));
 	if (plat_call_many(list, n, read_esr, 0, 2000, NULL) != PLAT_OK) {
 		t_fail(t, "could not read every CPU's ESR");
 		return;
@@ -330,11 +313,7 @@ static bool spurious_round(unsigned vec, int do_eoi)
 	sp_ran = 0;
 	sp_do_eoi = do_eoi;
 	apic_send(0, APIC_DEST_SELF | APIC_DM_FIXED | vec);
-	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(T_LOST_US);
-
-	while (!sp_ran && rdtsc_ordered() < end)
-		cpu_relax();
-	return sp_ran;
+	return plat_spin_until(sp_ran, T_LOST_US);
 }
 
 TEST(apic, spurious)

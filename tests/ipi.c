@@ -25,11 +25,10 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/traps.h"
-#include "arch/x86/tsc.h"
-#include "arch/x86/tsc_read.h"
+#include "kernel/apic_mode.h"
 #include "kernel/percpu.h"
 #include "kernel/platform.h"
-#include "kernel/smp.h"
+#include "lib/printf.h"
 
 SUITE(ipi, 70, "IPI latency, round trip, ICR cost, throughput; unfenced vs MFENCE;LFENCE; x2APIC vs xAPIC");
 
@@ -56,7 +55,7 @@ struct rx {
 } __attribute__((aligned(64)));
 
 static struct slot *slots;	/* indexed by sender CPU */
-static struct rx *rxs;		/* indexed by receiver CPU */
+static struct rx *receivers;		/* indexed by receiver CPU */
 static unsigned vec_call, vec_ping, vec_pong;
 static volatile uint64_t pong_tsc;
 static volatile unsigned pong_from;
@@ -64,7 +63,7 @@ static volatile unsigned pong_from;
 static void call_irq(struct regs *r)
 {
 	uint64_t t = lfence_rdtsc();
-	struct rx *x = &rxs[this_cpu()->index];
+	struct rx *x = &receivers[this_cpu()->index];
 
 	(void)r;
 	for (unsigned i = 0; i < x->n; i++) {
@@ -98,13 +97,13 @@ static bool setup(struct test_ctx *t)
 		t_skip(t, "needs a second CPU");
 		return false;
 	}
-	slots = plat_alloc(plat_ncpus() * sizeof(*slots));
-	rxs = plat_alloc(plat_ncpus() * sizeof(*rxs));
+	slots = t_alloc(t, plat_ncpus() * sizeof(*slots));
+	receivers = t_alloc(t, plat_ncpus() * sizeof(*receivers));
 	vec_call = irq_alloc_vector(call_irq);
 	vec_ping = irq_alloc_vector(ping_irq);
 	vec_pong = irq_alloc_vector(pong_irq);
-	if (!slots || !rxs || !vec_call || !vec_ping || !vec_pong)
-		return t_fail(t, "no memory or vectors");
+	if (!vec_call || !vec_ping || !vec_pong)
+		return t_fail(t, "no free vectors");
 	return true;
 }
 
@@ -134,22 +133,17 @@ static bool enter_mode(struct test_ctx *t, enum apic_mode m)
 
 static bool wait_ack(struct slot *s, uint64_t q)
 {
-	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(T_LOST_US);
-
-	while (__atomic_load_n(&s->ack, __ATOMIC_ACQUIRE) != q)
-		if (rdtsc_ordered() > end)
-			return false;
-	return true;
+	return plat_spin_until(__atomic_load_n(&s->ack, __ATOMIC_ACQUIRE) == q, T_LOST_US);
 }
 
 /* CPU 0's partners: up to k of each relation. */
 static unsigned partners(struct test_ctx *t, unsigned *cpu, enum cpu_rel *rel, unsigned k)
 {
-	static const enum cpu_rel rels[] = { REL_SMT, REL_CORE, REL_PACKAGE };
+	static const enum cpu_rel rels[] = { REL_SMT_SIBLING, REL_SAME_PACKAGE, REL_OTHER_PACKAGE };
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < 3; i++) {
-		unsigned got = cpus_with_relation(0, rels[i], cpu + n, k, &t->rng);
+		unsigned got = plat_cpus_with_relation(0, rels[i], cpu + n, k, &t->rng);
 
 		for (unsigned j = 0; j < got; j++)
 			rel[n + j] = rels[i];
@@ -158,15 +152,8 @@ static unsigned partners(struct test_ctx *t, unsigned *cpu, enum cpu_rel *rel, u
 	return n;
 }
 
-static void metric_name(char *buf, size_t size, const char *what, enum apic_mode m,
-			enum fence f, const char *rel)
-{
-	rl_snprintf(buf, size, "%s.%s.%s%s%s", what, apic_mode_name(m), fence_name[f],
-		    rel ? "." : "", rel ? rel : "");
-}
-
-/* What oneway and roundtrip share: partners of CPU 0, the modes to
- * measure, and a sample buffer. */
+/* What every case measures over: partners of CPU 0, the modes, and a
+ * sample buffer. */
 struct pair_plan {
 	size_t n;
 	uint64_t *samples;
@@ -177,196 +164,217 @@ struct pair_plan {
 	unsigned nm;
 };
 
-static bool plan_pairs(struct test_ctx *t, struct pair_plan *pp)
+static bool plan_pairs(struct test_ctx *t, struct pair_plan *plan, size_t full, size_t quick,
+		       unsigned per_relation)
 {
 	if (!setup(t))
 		return false;
-	pp->n = (size_t)t_iters(t, 10000, 300);
-	pp->samples = plat_alloc(pp->n * sizeof(uint64_t));
-	pp->np = partners(t, pp->cpu, pp->rel, t->quick ? 1 : 3);
-	pp->nm = modes_to_run(t, pp->modes);
-	return pp->samples || t_fail(t, "no memory");
+	plan->n = (size_t)t_iters(t, full, quick);
+	plan->samples = t_alloc(t, plan->n * sizeof(uint64_t));
+	plan->np = partners(t, plan->cpu, plan->rel, per_relation);
+	plan->nm = modes_to_run(t, plan->modes);
+	return true;
+}
+
+/* One configuration of the iterator below. */
+struct ipi_config {
+	enum apic_mode mode;
+	unsigned cpu;		/* the partner (when per partner) */
+	enum cpu_rel rel;
+	enum fence fence;
+};
+
+typedef bool (*ipi_body)(struct test_ctx *t, const struct ipi_config *c,
+			 const struct pair_plan *plan, void *arg);
+
+/* The suite's one loop: mode (entered here) -> partner of CPU 0 (when
+ * per_partner) -> fence -> body, which runs the iterations.  Stops when a
+ * mode switch fails or body returns false. */
+static void for_each_config(struct test_ctx *t, const struct pair_plan *plan, bool per_partner,
+			    ipi_body body, void *arg)
+{
+	for (unsigned mi = 0; mi < plan->nm; mi++) {
+		if (!enter_mode(t, plan->modes[mi]))
+			return;
+		for (unsigned p = 0; p < (per_partner ? plan->np : 1); p++) {
+			for (int f = 0; f < 2; f++) {
+				struct ipi_config c = {
+					.mode = plan->modes[mi], .fence = (enum fence)f,
+					.cpu = per_partner ? plan->cpu[p] : ~0u,
+					.rel = per_partner ? plan->rel[p] : REL_SELF,
+				};
+
+				if (!body(t, &c, plan, arg))
+					return;
+			}
+		}
+	}
+}
+
+/* One timed IPI exchange with c->cpu: the cycles, or false if lost;
+ * *negative when the clock difference came out below zero. */
+typedef bool (*ipi_sample)(const struct ipi_config *c, uint64_t *cycles, bool *negative);
+
+struct pair_case {
+	ipi_sample sample;
+	const char *method;
+};
+
+/* The iterations of oneway and roundtrip: plan->n samples with one
+ * partner, as metric cycles.<mode>.<fence>.<relation>.cpu<N>. */
+static bool run_pair(struct test_ctx *t, const struct ipi_config *c, const struct pair_plan *plan,
+		     void *arg)
+{
+	const struct pair_case *pc = arg;
+	size_t k = 0, lost = 0, negative = 0;
+	char name[96];
+
+	for (size_t i = 0; i < plan->n; i++) {
+		uint64_t cycles;
+		bool neg = false;
+
+		if (!pc->sample(c, &cycles, &neg))
+			lost++;
+		else if (neg)
+			negative++;
+		else
+			plan->samples[k++] = cycles;
+	}
+	rl_snprintf(name, sizeof(name), "cycles.%s.%s.%s.cpu%u", apic_mode_name(c->mode),
+		    fence_name[c->fence], plat_cpu_rel_name(c->rel), c->cpu);
+	t_metric_dist(t, name, plan->samples, k, "cycles", "cpu=%u negative=%zu method=%s", c->cpu,
+		      negative, pc->method);
+	t_check(t, lost == 0, "%s: %zu of %zu IPIs to cpu %u never acknowledged or answered",
+		name, lost, plan->n, c->cpu);
+	return true;
+}
+
+static bool oneway_sample(const struct ipi_config *c, uint64_t *cycles, bool *negative)
+{
+	struct slot *s = &slots[0];
+	uint64_t q = s->req + 1;
+
+	apic_wait_icr_idle(1000);
+	s->req = q;
+	uint64_t t0 = lfence_rdtsc();
+
+	s->t_send = t0;
+	pre_icr(c->fence);
+	apic_icr_write_raw(plat_cpu_apic_id(c->cpu), APIC_DM_FIXED | vec_call);
+	if (!wait_ack(s, q)) {
+		s->ack = q;
+		return false;
+	}
+	*negative = s->t_recv < t0;
+	*cycles = s->t_recv - t0;
+	return true;
+}
+
+static bool oneway_pair(struct test_ctx *t, const struct ipi_config *c,
+			const struct pair_plan *plan, void *arg)
+{
+	receivers[c->cpu].n = 1;
+	receivers[c->cpu].senders[0] = 0;
+	run_pair(t, c, plan, arg);
+	receivers[c->cpu].n = 0;
+	return true;
 }
 
 TEST(ipi, oneway)
 {
-	struct pair_plan pp;
+	static const struct pair_case pc = { oneway_sample, "tsc-delta-sender-to-handler" };
+	struct pair_plan plan;
 
-	if (!plan_pairs(t, &pp))
+	if (!plan_pairs(t, &plan, 10000, 300, t->quick ? 1 : 3))
 		return;
-	struct slot *s = &slots[0];	/* allocated by plan_pairs() */
-	size_t n = pp.n;
-	uint64_t *samples = pp.samples;
-	unsigned *cpu = pp.cpu, np = pp.np, nm = pp.nm;
-	enum cpu_rel *rel = pp.rel;
-	enum apic_mode *modes = pp.modes;
-	for (unsigned mi = 0; mi < nm; mi++) {
-		if (!enter_mode(t, modes[mi]))
-			return;
-		for (unsigned p = 0; p < np; p++) {
-			rxs[cpu[p]].n = 1;
-			rxs[cpu[p]].senders[0] = 0;
-			uint32_t dest = plat_cpu_apic_id(cpu[p]);
-
-			for (int f = 0; f < 2; f++) {
-				size_t k = 0, lost = 0, negative = 0;
-
-				for (size_t i = 0; i < n; i++) {
-					uint64_t q = s->req + 1;
-
-					apic_wait_icr_idle(1000);
-					s->req = q;
-					uint64_t t0 = lfence_rdtsc();
-
-					s->t_send = t0;
-					pre_icr((enum fence)f);
-					apic_icr_write_raw(dest, APIC_DM_FIXED | vec_call);
-					if (!wait_ack(s, q)) {
-						lost++;
-						s->ack = q;
-						continue;
-					}
-					if (s->t_recv < t0)
-						negative++;
-					else
-						samples[k++] = s->t_recv - t0;
-				}
-				char name[96];
-
-				metric_name(name, sizeof(name), "cycles", modes[mi], (enum fence)f,
-					    cpu_rel_name(rel[p]));
-				t_metric_dist(t, name, samples, k, "cycles",
-					      "cpu=%u negative=%zu method=tsc-delta-sender-to-handler", cpu[p], negative);
-				t_check(t, lost == 0, "%s: %zu of %zu IPIs to cpu %u never acknowledged",
-					name, lost, n, cpu[p]);
-			}
-			rxs[cpu[p]].n = 0;
-		}
-	}
-	if (!np)
+	for_each_config(t, &plan, true, oneway_pair, (void *)&pc);
+	if (!plan.np)
 		t_skip(t, "no partner CPUs");
+}
+
+static bool roundtrip_sample(const struct ipi_config *c, uint64_t *cycles, bool *negative)
+{
+	(void)negative;
+	apic_wait_icr_idle(1000);
+	pong_tsc = 0;
+	uint64_t t0 = lfence_rdtsc();
+
+	pre_icr(c->fence);
+	apic_icr_write_raw(plat_cpu_apic_id(c->cpu), APIC_DM_FIXED | vec_ping);
+	if (!plat_spin_until(pong_tsc != 0, T_LOST_US))
+		return false;
+	*cycles = pong_tsc - t0;
+	return true;
 }
 
 TEST(ipi, roundtrip)
 {
-	struct pair_plan pp;
+	static const struct pair_case pc = { roundtrip_sample, "tsc-delta-one-clock" };
+	struct pair_plan plan;
 
-	if (!plan_pairs(t, &pp))
+	if (!plan_pairs(t, &plan, 10000, 300, t->quick ? 1 : 3))
 		return;
-	size_t n = pp.n;
-	uint64_t *samples = pp.samples;
-	unsigned *cpu = pp.cpu, np = pp.np, nm = pp.nm;
-	enum cpu_rel *rel = pp.rel;
-	enum apic_mode *modes = pp.modes;
 	pong_from = 0;
-	for (unsigned mi = 0; mi < nm; mi++) {
-		if (!enter_mode(t, modes[mi]))
-			return;
-		for (unsigned p = 0; p < np; p++) {
-			uint32_t dest = plat_cpu_apic_id(cpu[p]);
-
-			for (int f = 0; f < 2; f++) {
-				size_t k = 0, lost = 0;
-
-				for (size_t i = 0; i < n; i++) {
-					apic_wait_icr_idle(1000);
-					pong_tsc = 0;
-					uint64_t t0 = lfence_rdtsc();
-
-					pre_icr((enum fence)f);
-					apic_icr_write_raw(dest, APIC_DM_FIXED | vec_ping);
-					uint64_t end = t0 + tsc_us_to_cycles(T_LOST_US);
-
-					while (!pong_tsc && rdtsc_ordered() < end)
-						;
-					if (!pong_tsc)
-						lost++;
-					else
-						samples[k++] = pong_tsc - t0;
-				}
-				char name[96];
-
-				metric_name(name, sizeof(name), "cycles", modes[mi], (enum fence)f,
-					    cpu_rel_name(rel[p]));
-				t_metric_dist(t, name, samples, k, "cycles",
-					      "cpu=%u method=tsc-delta-one-clock", cpu[p]);
-				t_check(t, lost == 0, "%s: %zu of %zu ping-pongs with cpu %u lost", name,
-					lost, n, cpu[p]);
-			}
-		}
-	}
+	for_each_config(t, &plan, true, run_pair, (void *)&pc);
 }
 
-/* nanoBench-style overhead removal: time U and 2U back-to-back ICR
+/* nanoBench-style overhead removal (t_u2u): time U and 2U back-to-back ICR
  * writes; (T(2U) - T(U)) / U is the cost of one, free of the loop and TSC
  * read overhead that both runs share. */
 #define ICR_U 32
 
-static uint64_t time_icr_writes(uint32_t dest, uint32_t icr, unsigned count, enum fence f)
+struct icr_timing {
+	uint32_t dest, icr;
+	enum fence f;
+};
+
+static uint64_t time_icr_writes(unsigned count, void *arg)
 {
+	const struct icr_timing *it = arg;
 	bool xapic = apic_mode == APIC_MODE_XAPIC;
 	uint64_t t0 = lfence_rdtsc();
 
 	for (unsigned i = 0; i < count; i++) {
-		pre_icr(f);
-		apic_icr_write_raw(dest, icr);
+		pre_icr(it->f);
+		apic_icr_write_raw(it->dest, it->icr);
 		if (xapic)
 			apic_wait_icr_idle(1000);
 	}
 	return lfence_rdtsc() - t0;
 }
 
-TEST(ipi, icr_cost)
+static bool icr_cost_fence(struct test_ctx *t, const struct ipi_config *c,
+			   const struct pair_plan *plan, void *arg)
 {
-	unsigned cpu[9];
-	enum cpu_rel rel[9];
-	enum apic_mode modes[2];
-
-	if (!setup(t))
-		return;
-	size_t trials = (size_t)t_iters(t, 2000, 100);
-	uint64_t *samples = plat_alloc(trials * sizeof(uint64_t));
-	unsigned np = partners(t, cpu, rel, 1), nm = modes_to_run(t, modes);
-
-	if (!samples || !np)
-		return (void)t_fail(t, "no memory or no partner");
 	/* The target's handler for vec_call is a no-op here (rx list empty);
 	 * back-to-back IPIs to it coalesce in its IRR, which is fine: we are
 	 * timing the sender. */
-	uint32_t dest = plat_cpu_apic_id(cpu[0]);
+	struct icr_timing it = { plat_cpu_apic_id(*(const unsigned *)arg),
+				 APIC_DM_FIXED | vec_call, c->fence };
+	size_t dropped, k = t_u2u(time_icr_writes, &it, ICR_U, plan->n, plan->samples, &dropped);
+	char name[96];
 
-	for (unsigned mi = 0; mi < nm; mi++) {
-		if (!enter_mode(t, modes[mi]))
-			return;
-		for (int f = 0; f < 2; f++) {
-			size_t k = 0, clamped = 0;
-			uint64_t flags = plat_irq_save();
+	rl_snprintf(name, sizeof(name), "cycles.%s.%s", apic_mode_name(c->mode), fence_name[c->fence]);
+	t_metric_dist(t, name, plan->samples, k, "cycles", "op=%s method=u2u u=%d dropped=%zu",
+		      c->mode == APIC_MODE_X2APIC ? "wrmsr" : "mmio+wait-idle", ICR_U, dropped);
+	t_check(t, k > 0, "%s: no usable trial", name);
+	return true;
+}
 
-			for (size_t i = 0; i < trials; i++) {
-				uint64_t a = time_icr_writes(dest, APIC_DM_FIXED | vec_call, ICR_U, (enum fence)f);
-				uint64_t b = time_icr_writes(dest, APIC_DM_FIXED | vec_call, 2 * ICR_U, (enum fence)f);
+TEST(ipi, icr_cost)
+{
+	struct pair_plan plan;
 
-				if (b > a)
-					samples[k++] = (b - a) / ICR_U;
-				else
-					clamped++;
-			}
-			plat_irq_restore(flags);
-			char name[96];
-
-			metric_name(name, sizeof(name), "cycles", modes[mi], (enum fence)f, NULL);
-			t_metric_dist(t, name, samples, k, "cycles",
-				      "op=%s method=u2u u=%d dropped=%zu",
-				      modes[mi] == APIC_MODE_X2APIC ? "wrmsr" : "mmio+wait-idle", ICR_U,
-				      clamped);
-			t_check(t, k > 0, "%s: no usable trial", name);
-		}
-	}
+	if (!plan_pairs(t, &plan, 2000, 100, 1))
+		return;
+	if (!plan.np)
+		return (void)t_fail(t, "no partner");
+	for_each_config(t, &plan, false, icr_cost_fence, &plan.cpu[0]);
 }
 
 /* ---- throughput ---- */
 
-struct tp_ctx {
+struct throughput_ctx {
 	struct tsc_barrier bar;
 	uint64_t duration;
 	enum fence f;
@@ -374,16 +382,16 @@ struct tp_ctx {
 	uint64_t *count;	/* per CPU: calls completed */
 	volatile unsigned lost;
 };
-static struct tp_ctx tp;
+static struct throughput_ctx throughput;
 
-static void tp_worker(void *arg)
+static void throughput_worker(void *arg)
 {
-	struct tp_ctx *c = arg;
+	struct throughput_ctx *c = arg;
 	unsigned me = plat_this_cpu(), to = c->partner[me];
 	struct slot *s = &slots[me];
 	uint64_t done = 0;
 
-	if (!tsc_barrier_wait(&c->bar, tsc_ms_to_cycles(2000))) {
+	if (!tsc_barrier_wait(&c->bar, plat_ms_to_cycles(2000))) {
 		c->lost++;
 		return;
 	}
@@ -418,101 +426,120 @@ static void tp_worker(void *arg)
 static bool run_throughput(struct test_ctx *t, const unsigned *part, const unsigned *list,
 			   unsigned n, enum fence f, uint64_t *total, uint64_t duration_ms)
 {
-	tp.duration = tsc_ms_to_cycles(duration_ms);
-	tp.f = f;
-	tp.partner = (unsigned *)part;
-	tp.lost = 0;
+	throughput.duration = plat_ms_to_cycles(duration_ms);
+	throughput.f = f;
+	throughput.partner = (unsigned *)part;
+	throughput.lost = 0;
 	for (unsigned i = 0; i < plat_ncpus(); i++)
-		tp.count[i] = 0;
-	tsc_barrier_init(&tp.bar, n, tsc_us_to_cycles(200));
-	int rc = plat_call_many(list, n, tp_worker, &tp, duration_ms + 3000, NULL);
+		throughput.count[i] = 0;
+	tsc_barrier_init(&throughput.bar, n, plat_us_to_cycles(200));
+	int rc = plat_call_many(list, n, throughput_worker, &throughput, duration_ms + 3000, NULL);
 
 	*total = 0;
 	for (unsigned i = 0; i < n; i++)
-		*total += tp.count[list[i]];
+		*total += throughput.count[list[i]];
 	if (rc)
 		return t_fail(t, "throughput run: %s", plat_strerror(rc));
-	return tp.lost == 0 || t_fail(t, "%u calls were never acknowledged", tp.lost);
+	return throughput.lost == 0 || t_fail(t, "%u calls were never acknowledged", throughput.lost);
+}
+
+/* Who calls whom in a throughput case, for the iterator. */
+struct throughput_plan {
+	const unsigned *part, *list;
+	unsigned n;		/* CPUs in list */
+	uint64_t ms;
+	uint64_t total;		/* out: calls completed */
+	char name[48];		/* out: rate.<mode>.<fence> */
+};
+
+static bool throughput_config(struct test_ctx *t, const struct ipi_config *c,
+			      const struct pair_plan *plan, void *arg)
+{
+	struct throughput_plan *tp = arg;
+
+	(void)plan;
+	rl_snprintf(tp->name, sizeof(tp->name), "rate.%s.%s", apic_mode_name(c->mode),
+		    fence_name[c->fence]);
+	if (!run_throughput(t, tp->part, tp->list, tp->n, c->fence, &tp->total, tp->ms))
+		return false;
+	t_check(t, tp->total > 0, "%s: no call completed", tp->name);
+	return true;
+}
+
+static bool mesh_config(struct test_ctx *t, const struct ipi_config *c,
+			const struct pair_plan *plan, void *arg)
+{
+	struct throughput_plan *tp = arg;
+
+	if (!throughput_config(t, c, plan, arg))
+		return false;
+	t_metric_value(t, tp->name, (int64_t)(tp->total * 1000 / tp->ms), "ipi_per_s",
+		       "pairs=%u calls=%llu duration_ms=%llu", tp->n / 2,
+		       (unsigned long long)tp->total, (unsigned long long)tp->ms);
+	return true;
 }
 
 TEST(ipi, mesh)
 {
 	static unsigned list[2 * MAX_PAIRS], part[MAX_CPUS];
-	enum apic_mode modes[2];
+	struct pair_plan plan = { 0 };
 
 	if (!setup(t))
 		return;
-	tp.count = plat_alloc(plat_ncpus() * sizeof(uint64_t));
-	unsigned n = 0, nm = modes_to_run(t, modes);
-	uint64_t ms = t->quick ? 20 : 200;
-
+	throughput.count = t_alloc(t, plat_ncpus() * sizeof(uint64_t));
+	plan.nm = modes_to_run(t, plan.modes);
 	/* Disjoint pairs of consecutive online CPUs, bounded. */
-	for (unsigned i = 0; i < plat_ncpus() && n < 2 * MAX_PAIRS; i++)
-		if (plat_online(i))
-			list[n++] = i;
-	n &= ~1u;
+	unsigned n = plat_online_cpus(list, 2 * MAX_PAIRS) & ~1u;
+
 	for (unsigned i = 0; i < n; i += 2) {
 		part[list[i]] = list[i + 1];
 		part[list[i + 1]] = list[i];
-		rxs[list[i]] = (struct rx){ 1, { list[i + 1] } };
-		rxs[list[i + 1]] = (struct rx){ 1, { list[i] } };
+		receivers[list[i]] = (struct rx){ 1, { list[i + 1] } };
+		receivers[list[i + 1]] = (struct rx){ 1, { list[i] } };
 	}
-	for (unsigned mi = 0; mi < nm; mi++) {
-		if (!enter_mode(t, modes[mi]))
-			return;
-		for (int f = 0; f < 2; f++) {
-			uint64_t total;
-			char name[96];
+	struct throughput_plan tp = { part, list, n, t->quick ? 20 : 200, 0, "" };
 
-			if (!run_throughput(t, part, list, n, (enum fence)f, &total, ms))
-				return;
-			metric_name(name, sizeof(name), "rate", modes[mi], (enum fence)f, NULL);
-			t_metric_value(t, name, (int64_t)(total * 1000 / ms), "ipi_per_s",
-				       "pairs=%u calls=%llu duration_ms=%llu", n / 2,
-				       (unsigned long long)total, (unsigned long long)ms);
-			t_check(t, total > 0, "%s: no call completed", name);
-		}
-	}
+	for_each_config(t, &plan, false, mesh_config, &tp);
+}
+
+static bool many_to_one_config(struct test_ctx *t, const struct ipi_config *c,
+			       const struct pair_plan *plan, void *arg)
+{
+	struct throughput_plan *tp = arg;
+
+	if (!throughput_config(t, c, plan, arg))
+		return false;
+	t_metric_value(t, tp->name, (int64_t)(tp->total * 1000 / tp->ms), "ipi_per_s",
+		       "senders=%u calls=%llu duration_ms=%llu", tp->n - 1,
+		       (unsigned long long)tp->total, (unsigned long long)tp->ms);
+	return true;
 }
 
 TEST(ipi, many_to_one)
 {
 	static unsigned list[MAX_M2O + 1], part[MAX_CPUS];
-	enum apic_mode modes[2];
+	struct pair_plan plan = { 0 };
 
 	if (!setup(t))
 		return;
-	tp.count = plat_alloc(plat_ncpus() * sizeof(uint64_t));
-	unsigned nm = modes_to_run(t, modes), ns = 0;
-	uint64_t ms = t->quick ? 20 : 200;
+	throughput.count = t_alloc(t, plat_ncpus() * sizeof(uint64_t));
+	plan.nm = modes_to_run(t, plan.modes);
+	unsigned ns = 0;
 	/* Senders: a uniform sample of up to MAX_M2O other CPUs. */
-	static const enum cpu_rel rels[] = { REL_SMT, REL_CORE, REL_PACKAGE };
+	static const enum cpu_rel rels[] = { REL_SMT_SIBLING, REL_SAME_PACKAGE, REL_OTHER_PACKAGE };
 	unsigned per = MAX_M2O / 3 + 1;
 
 	for (unsigned r = 0; r < 3 && ns < MAX_M2O; r++)
-		ns += cpus_with_relation(0, rels[r], list + 1 + ns,
-					 per < MAX_M2O - ns ? per : MAX_M2O - ns, &t->rng);
+		ns += plat_cpus_with_relation(0, rels[r], list + 1 + ns,
+					      per < MAX_M2O - ns ? per : MAX_M2O - ns, &t->rng);
 	list[0] = 0;
 	part[0] = ~0u;
-	rxs[0].n = ns;
+	receivers[0].n = ns;
 	for (unsigned i = 0; i < ns; i++) {
 		part[list[1 + i]] = 0;
-		rxs[0].senders[i] = list[1 + i];
+		receivers[0].senders[i] = list[1 + i];
 	}
-	for (unsigned mi = 0; mi < nm; mi++) {
-		if (!enter_mode(t, modes[mi]))
-			return;
-		for (int f = 0; f < 2; f++) {
-			uint64_t total;
-			char name[96];
+	struct throughput_plan tp = { part, list, ns + 1, t->quick ? 20 : 200, 0, "" };
 
-			if (!run_throughput(t, part, list, ns + 1, (enum fence)f, &total, ms))
-				return;
-			metric_name(name, sizeof(name), "rate", modes[mi], (enum fence)f, NULL);
-			t_metric_value(t, name, (int64_t)(total * 1000 / ms), "ipi_per_s",
-				       "senders=%u calls=%llu duration_ms=%llu", ns,
-				       (unsigned long long)total, (unsigned long long)ms);
-			t_check(t, total > 0, "%s: no call completed", name);
-		}
-	}
+	for_each_config(t, &plan, false, many_to_one_config, &tp);
 }

@@ -68,6 +68,29 @@ while IFS= read -r line; do
 	[ "$name" != "$rest" ] && detail=${rest#*: }
 	result "$status" "$name" "$detail"
 done < <(tests/host/check-encodings.sh "$BUILD/ringlab.elf")
+# The platform seam: hosted suites include only kernel/test.h,
+# kernel/platform.h and lib/ (tests/host/check-seam.sh) ...
+while IFS= read -r line; do
+	status=${line%% *} rest=${line#* }
+	name=${rest%%:*} detail=""
+	[ "$name" != "$rest" ] && detail=${rest#*: }
+	result "$status" "$name" "$detail"
+done < <(tests/host/check-seam.sh)
+# ... and the check does catch a suite that reaches below the seam.
+ctl=$(mktemp -d)/planted.c
+printf '#include "kernel/test.h"\n#include "kernel/percpu.h"\nSUITE_HOSTED(planted, 1, "x");\n' >"$ctl"
+if tests/host/check-seam.sh "$ctl" | grep -q '^FAIL seam-planted: includes #include "kernel/percpu.h"'; then
+	result PASS seam-control
+else
+	result FAIL seam-control "check-seam.sh did not reject a hosted suite including kernel/percpu.h"
+fi
+rm -rf "$(dirname "$ctl")"
+# Comments cite the SDM/APM or docs/, never a file outside the repository.
+if cites=$(git grep -n 'x86-facts' -- . ':!tests/run-all.sh' 2>/dev/null) && [ -n "$cites" ]; then
+	result FAIL repo-citations "$(printf '%s' "$cites" | head -n 3 | tr '\n' ' ')"
+else
+	result PASS repo-citations
+fi
 fi
 
 if part hosted; then

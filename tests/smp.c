@@ -78,9 +78,9 @@ static void read_ids(void *p)
 }
 
 /* Sort-free uniqueness check, O(n log n) via a copy sorted in place. */
-static bool first_duplicate(const uint32_t *v, unsigned n, uint32_t *dup)
+static bool first_duplicate(struct test_ctx *t, const uint32_t *v, unsigned n, uint32_t *dup)
 {
-	uint64_t *s = plat_alloc(n * sizeof(uint64_t));
+	uint64_t *s = t_alloc(t, n * sizeof(uint64_t));
 
 	if (!s)
 		return false;
@@ -100,12 +100,8 @@ static bool gather_ids(struct test_ctx *t)
 	static unsigned list[MAX_CPUS];
 	unsigned n = 0;
 
-	ids = plat_alloc(plat_ncpus() * sizeof(*ids));
-	if (!ids)
-		return t_fail(t, "no memory");
-	for (unsigned i = 0; i < plat_ncpus(); i++)
-		if (plat_online(i))
-			list[n++] = i;
+	ids = t_alloc(t, plat_ncpus() * sizeof(*ids));
+	n = plat_online_cpus(list, sizeof(list) / sizeof(list[0]));
 	int rc = plat_call_many(list, n, read_ids, 0, 2000, NULL);
 
 	return rc == PLAT_OK || t_fail(t, "reading IDs on every CPU: %s", plat_strerror(rc));
@@ -113,7 +109,7 @@ static bool gather_ids(struct test_ctx *t)
 
 TEST(smp, apic_ids)
 {
-	uint32_t *v = plat_alloc(plat_ncpus() * sizeof(uint32_t)), dup;
+	uint32_t *v = t_alloc(t, plat_ncpus() * sizeof(uint32_t)), dup;
 	unsigned n = 0;
 
 	if (!v || !gather_ids(t))
@@ -135,11 +131,11 @@ TEST(smp, apic_ids)
 		t_check(t, cpuid_cmp == r->reg_id, "cpu %u: CPUID leaf 0x%x says APIC ID %u, register %u",
 			i, r->topo.leaf, r->cpuid_id, r->reg_id);
 	}
-	t_check(t, !first_duplicate(v, n, &dup), "APIC ID %u appears on two CPUs", dup);
+	t_check(t, !first_duplicate(t, v, n, &dup), "APIC ID %u appears on two CPUs", dup);
 	/* Negative control: the uniqueness check sees a planted duplicate. */
 	uint32_t planted[3] = { 4, 7, 4 };
 
-	t_check(t, first_duplicate(planted, 3, &dup) && dup == 4,
+	t_check(t, first_duplicate(t, planted, 3, &dup) && dup == 4,
 		"duplicate check misses a planted duplicate");
 	t_metric_value(t, "checked", n, "count", "mode=%s", apic_mode_name(apic_mode));
 }
@@ -149,13 +145,9 @@ TEST(smp, topology)
 	if (!gather_ids(t))
 		return;
 	unsigned n = 0, pkgs = 0, cores = 0;
-	uint64_t *keys = plat_alloc(plat_ncpus() * sizeof(uint64_t));
-	uint64_t *pk = plat_alloc(plat_ncpus() * sizeof(uint64_t));
+	uint64_t *keys = t_alloc(t, plat_ncpus() * sizeof(uint64_t));
+	uint64_t *pk = t_alloc(t, plat_ncpus() * sizeof(uint64_t));
 
-	if (!keys || !pk) {
-		t_fail(t, "no memory");
-		return;
-	}
 	for (unsigned i = 0; i < plat_ncpus(); i++) {
 		const struct cpu_topo *tp = &ids[i].topo;
 
@@ -189,13 +181,9 @@ TEST(smp, topology)
 TEST(smp, start_latency)
 {
 	const struct smpboot_result *r = smpboot_get_result();
-	uint64_t *ns = plat_alloc(plat_ncpus() * sizeof(uint64_t));
+	uint64_t *ns = t_alloc(t, plat_ncpus() * sizeof(uint64_t));
 	unsigned n = 0;
 
-	if (!ns) {
-		t_fail(t, "no memory");
-		return;
-	}
 	if (r->attempted == 0) {
 		t_skip(t, "no application processor was started");
 		return;
@@ -205,12 +193,12 @@ TEST(smp, start_latency)
 	for (unsigned i = 1; i < plat_ncpus(); i++) {
 		if (!cpus[i]->start_latency_cycles)
 			missing++;
-		ns[n++] = tsc_cycles_to_ns(cpus[i]->start_latency_cycles);
+		ns[n++] = plat_cycles_to_ns(cpus[i]->start_latency_cycles);
 	}
 	/* Each AP: from the BSP's INIT to the BSP seeing it online, on the
 	 * BSP's clock (so no TSC synchronization is assumed). */
 	t_metric_dist(t, "latency", ns, n, "ns", "method=init-to-online-on-bsp-clock");
-	t_metric_value(t, "total", (int64_t)tsc_cycles_to_ns(r->total_cycles), "ns",
+	t_metric_value(t, "total", (int64_t)plat_cycles_to_ns(r->total_cycles), "ns",
 		       "started=%u failed=%u", r->started, r->failed);
 	t_check(t, missing == 0, "%u started CPUs have no recorded start latency", missing);
 }

@@ -63,7 +63,7 @@ static size_t count_backwards(const uint64_t *v, size_t n, uint64_t *worst)
 TEST(tsc, monotonic)
 {
 	size_t n = (size_t)t_iters(t, 1000000, 100000);
-	uint64_t *v = plat_alloc(n * sizeof(uint64_t));
+	uint64_t *v = t_alloc(t, n * sizeof(uint64_t));
 	uint64_t worst;
 
 	if (!v) {
@@ -165,15 +165,9 @@ TEST(tsc, tsc_adjust)
 		t_skip(t, "CPU lacks IA32_TSC_ADJUST (CPUID.7.0:EBX[1])");
 		return;
 	}
-	adj = plat_alloc(plat_ncpus() * sizeof(uint64_t));
-	adj_ok = plat_alloc(plat_ncpus() * sizeof(bool));
-	if (!adj || !adj_ok) {
-		t_fail(t, "no memory");
-		return;
-	}
-	for (unsigned i = 0; i < plat_ncpus(); i++)
-		if (plat_online(i))
-			list[n++] = i;
+	adj = t_alloc(t, plat_ncpus() * sizeof(uint64_t));
+	adj_ok = t_alloc(t, plat_ncpus() * sizeof(bool));
+	n = plat_online_cpus(list, sizeof(list) / sizeof(list[0]));
 	if (plat_call_many(list, n, read_adjust, 0, 2000, NULL) != PLAT_OK) {
 		t_fail(t, "could not read TSC_ADJUST on every CPU");
 		return;
@@ -264,7 +258,7 @@ static bool measure_sync(unsigned cpu, unsigned rounds, int64_t fake, struct syn
 		uint64_t t0 = lfence_rdtsc();
 
 		__atomic_store_n(&sl->req, k, __ATOMIC_RELEASE);
-		uint64_t end = t0 + tsc_ms_to_cycles(T_LOST_US / 1000);
+		uint64_t end = t0 + plat_ms_to_cycles(T_LOST_US / 1000);
 
 		while (__atomic_load_n(&sl->ack, __ATOMIC_ACQUIRE) != k)
 			if (rdtsc() > end)
@@ -290,7 +284,7 @@ static uint64_t proven_ns(const struct sync_bound *b)
 {
 	int64_t c = b->lo > 0 ? b->lo : b->hi < 0 ? -b->hi : 0;
 
-	return tsc_cycles_to_ns((uint64_t)c);
+	return plat_cycles_to_ns((uint64_t)c);
 }
 
 TEST(tsc, sync)
@@ -299,16 +293,12 @@ TEST(tsc, sync)
 	unsigned n = 0;
 	unsigned rounds = (unsigned)t_iters(t, 20000, 500);
 
-	sl = plat_alloc(sizeof(*sl));
-	if (!sl) {
-		t_fail(t, "no memory");
-		return;
-	}
+	sl = t_alloc(t, sizeof(*sl));
 	/* A bounded sample of CPUs: every relation represented. */
-	static const enum cpu_rel rels[] = { REL_SMT, REL_CORE, REL_PACKAGE };
+	static const enum cpu_rel rels[] = { REL_SMT_SIBLING, REL_SAME_PACKAGE, REL_OTHER_PACKAGE };
 
 	for (unsigned r = 0; r < 3; r++)
-		n += cpus_with_relation(0, rels[r], others + n, 32 / 3, &t->rng);
+		n += plat_cpus_with_relation(0, rels[r], others + n, 32 / 3, &t->rng);
 	if (!n) {
 		t_skip(t, "needs a second CPU");
 		return;
@@ -341,7 +331,7 @@ TEST(tsc, sync)
 	t_diag(t, "control: planted %lld cycles, measured [%lld, %lld]", (long long)plant,
 	       (long long)b.lo, (long long)b.hi);
 
-	uint64_t *bound = plat_alloc(n * sizeof(uint64_t));
+	uint64_t *bound = t_alloc(t, n * sizeof(uint64_t));
 	uint64_t worst = 0;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -352,9 +342,9 @@ TEST(tsc, sync)
 			continue;
 		}
 		uint64_t pr = proven_ns(&b);
-		uint64_t mag = tsc_cycles_to_ns((uint64_t)(b.hi - b.lo) / 2);
+		uint64_t mag = plat_cycles_to_ns((uint64_t)(b.hi - b.lo) / 2);
 
-		bound[i] = tsc_cycles_to_ns((uint64_t)(llabs_i64(b.lo) > llabs_i64(b.hi) ? llabs_i64(b.lo) : llabs_i64(b.hi)));
+		bound[i] = plat_cycles_to_ns((uint64_t)(llabs_i64(b.lo) > llabs_i64(b.hi) ? llabs_i64(b.lo) : llabs_i64(b.hi)));
 		if (pr > worst)
 			worst = pr;
 		if (b.lo > b.hi)
@@ -362,7 +352,7 @@ TEST(tsc, sync)
 			       c, (long long)b.lo, (long long)b.hi);
 		if (pr || t->verbose || i < 4)
 			t_diag(t, "cpu %u (%s): offset in [%lld, %lld] cycles, best round trip %llu; proven offset %llu ns, +-%llu ns",
-			       c, cpu_rel_name(cpu_relation(0, c)), (long long)b.lo, (long long)b.hi,
+			       c, plat_cpu_rel_name(plat_cpu_relation(0, c)), (long long)b.lo, (long long)b.hi,
 			       (unsigned long long)b.best_rtt, (unsigned long long)pr,
 			       (unsigned long long)mag);
 		if (boot_cpu.invariant_tsc)

@@ -53,8 +53,6 @@
  *
  * Runs in the kernel and in ringlab-hosted. */
 #include "kernel/test.h"
-#include "arch/x86/cpuinfo.h"
-#include "arch/x86/tsc_read.h"
 #include "kernel/platform.h"
 #include "lib/string.h"
 
@@ -98,17 +96,14 @@ struct run {
 	uint64_t min_margin;		/* now: smallest (reader time - value seen) */
 	volatile unsigned failed_barrier;
 };
-static struct run R;
+static struct run order_run;
 
 static void writer(struct run *r)
 {
 	/* Start the clock only once the readers are really running: on an
 	 * emulator sharing host cores a reader's vCPU can be descheduled for
 	 * the whole window otherwise, and see nothing. */
-	uint64_t give_up = lfence_rdtsc() + plat_ns_to_cycles(2000000000ull);
-
-	while ((!r->ready_a || (r->shape == S_LOAD3 && !r->ready_b)) && lfence_rdtsc() < give_up)
-		;
+	(void)plat_spin_until(r->ready_a && (r->shape != S_LOAD3 || r->ready_b), 2000000);
 	uint64_t end = lfence_rdtsc() + r->duration;
 	size_t s = 0;
 
@@ -266,7 +261,7 @@ static bool run_one(struct test_ctx *t, enum shape sh, enum tsc_reader v, int64_
 		t_skip(t, "needs %u CPUs", need + 1);
 		return false;
 	}
-	struct run *r = &R;
+	struct run *r = &order_run;
 	uint64_t *ws = r->wstamp;
 	struct vt *sa = r->sa, *sb = r->sb;
 	size_t cap = r->cap;
@@ -304,11 +299,11 @@ static bool alloc_buffers(struct test_ctx *t)
 {
 	size_t cap = (size_t)t_iters(t, 2000000, 100000);
 
-	R.cap = cap;
-	R.wstamp = plat_alloc(cap * sizeof(uint64_t));
-	R.sa = plat_alloc(cap * sizeof(struct vt));
-	R.sb = plat_alloc(cap * sizeof(struct vt));
-	return (R.wstamp && R.sa && R.sb) || t_fail(t, "no memory for %zu samples", cap);
+	order_run.cap = cap;
+	order_run.wstamp = t_alloc(t, cap * sizeof(uint64_t));
+	order_run.sa = t_alloc(t, cap * sizeof(struct vt));
+	order_run.sb = t_alloc(t, cap * sizeof(struct vt));
+	return true;
 }
 
 static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name)
@@ -336,15 +331,15 @@ static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name
 			       sh == S_LOAD ? ri->before_loads :
 			       sh == S_LOAD3 ? ri->after_loads && ri->before_loads : false;
 
-		t_metric_value(t, vname(v), (int64_t)R.worst, "cycles",
+		t_metric_value(t, vname(v), (int64_t)order_run.worst, "cycles",
 			       "backward=%llu samples=%llu guaranteed=%s verdict=%s",
-			       (unsigned long long)R.backward, (unsigned long long)R.samples,
+			       (unsigned long long)order_run.backward, (unsigned long long)order_run.samples,
 			       verdict ? "yes" : "no", verdict ? "checked" : "reported");
 		if (verdict)
-			t_check(t, R.backward == 0,
+			t_check(t, order_run.backward == 0,
 				"%s %s: time went backwards %llu times, by up to %llu cycles", shape_name,
-				vname(v), (unsigned long long)R.backward, (unsigned long long)R.worst);
-		t_check(t, R.samples > 0, "%s %s: no samples", shape_name, vname(v));
+				vname(v), (unsigned long long)order_run.backward, (unsigned long long)order_run.worst);
+		t_check(t, order_run.samples > 0, "%s %s: no samples", shape_name, vname(v));
 	}
 }
 
@@ -372,7 +367,7 @@ TEST(tsc_order, control)
 {
 	if (!alloc_buffers(t) || !run_one(t, S_NOW, TSC_READER_mfence_lfence_rdtsc, 0))
 		return;
-	uint64_t fresh = R.min_margin;
+	uint64_t fresh = order_run.min_margin;
 	int64_t shift = CONTROL_OFFSET;
 	bool seen = false;
 
@@ -384,11 +379,11 @@ TEST(tsc_order, control)
 	for (int attempt = 0; attempt < 4 && !seen; attempt++, shift *= 16) {
 		if (!run_one(t, S_NOW, TSC_READER_mfence_lfence_rdtsc, shift))
 			return;
-		seen = R.backward > 0 && R.worst >= (uint64_t)shift / 2;
-		t_metric_value(t, "planted", (int64_t)R.worst, "cycles",
+		seen = order_run.backward > 0 && order_run.worst >= (uint64_t)shift / 2;
+		t_metric_value(t, "planted", (int64_t)order_run.worst, "cycles",
 			       "offset=%lld attempt=%d freshest=%llu backward=%llu samples=%llu detected=%s",
 			       (long long)shift, attempt + 1, (unsigned long long)fresh,
-			       (unsigned long long)R.backward, (unsigned long long)R.samples,
+			       (unsigned long long)order_run.backward, (unsigned long long)order_run.samples,
 			       seen ? "yes" : "no");
 	}
 	t_check(t, seen, "a reader clock shifted back by up to %lld cycles was never detected",

@@ -70,7 +70,7 @@ static void backstop_worker(void *p)
 		/* Keep waking the BSP every 10 ms until it clears `when`, so
 		 * an unsynchronized TSC cannot make it go back to sleep. */
 		if (w && now > w &&
-		    __atomic_compare_exchange_n(&bs.when, &w, now + tsc_ms_to_cycles(10), 0,
+		    __atomic_compare_exchange_n(&bs.when, &w, now + plat_ms_to_cycles(10), 0,
 						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
 			bs.sent++;
 			apic_send(bsp, APIC_DM_FIXED | bs.vec);
@@ -111,7 +111,7 @@ enum wait_kind { WAIT_SPIN, WAIT_HLT };
 /* Wait for the shot armed with `deadline`; true if the timer fired. */
 static bool wait_fire(enum wait_kind w, uint64_t count_before, uint64_t deadline)
 {
-	uint64_t limit = deadline + tsc_ms_to_cycles(BACKSTOP_MS);
+	uint64_t limit = deadline + plat_ms_to_cycles(BACKSTOP_MS);
 
 	if (w == WAIT_SPIN) {
 		while (fired_count == count_before)
@@ -175,7 +175,7 @@ static const uint64_t deltas_ns[] = { 1000, 10000, 100000, 1000000, 10000000 };
 static void latency_run(struct test_ctx *t, arm_fn arm, slack_fn slack)
 {
 	size_t shots = (size_t)t_iters(t, 200, 10);
-	uint64_t *lat = plat_alloc(shots * sizeof(uint64_t));
+	uint64_t *lat = t_alloc(t, shots * sizeof(uint64_t));
 	bool have_bs = backstop_start();
 	unsigned nd = sizeof(deltas_ns) / sizeof(deltas_ns[0]);
 
@@ -206,7 +206,7 @@ static void latency_run(struct test_ctx *t, arm_fn arm, slack_fn slack)
 				else if (fired_tsc < d)
 					lat[k++] = 0;	/* early, within the calibration error */
 				else
-					lat[k++] = tsc_cycles_to_ns(fired_tsc - d);
+					lat[k++] = plat_cycles_to_ns(fired_tsc - d);
 			}
 			char what[64];
 
@@ -306,7 +306,7 @@ TEST(tscdeadline, past)
 	if (!claim_deadline(t))
 		return;
 	size_t n = (size_t)t_iters(t, 100, 10);
-	uint64_t *lat = plat_alloc(n * sizeof(uint64_t));
+	uint64_t *lat = t_alloc(t, n * sizeof(uint64_t));
 	size_t k = 0, lost = 0;
 
 	if (!lat) {
@@ -324,7 +324,7 @@ TEST(tscdeadline, past)
 			lost++;
 			continue;
 		}
-		lat[k++] = tsc_cycles_to_ns(fired_tsc - now);
+		lat[k++] = plat_cycles_to_ns(fired_tsc - now);
 	}
 	t_metric_dist(t, "arm_to_irq", lat, k, "ns", "lost=%zu method=handler-tsc-minus-arm-tsc", lost);
 	t_check(t, lost == 0, "%zu of %zu past deadlines did not fire within %d ms", lost, n,
@@ -367,7 +367,7 @@ TEST(tscdeadline, immediate)
 	if (!claim_deadline(t))
 		return;
 	size_t n = (size_t)t_iters(t, 10000, 200);
-	uint64_t *c = plat_alloc(n * sizeof(uint64_t));
+	uint64_t *c = t_alloc(t, n * sizeof(uint64_t));
 
 	if (!c) {
 		t_fail(t, "no memory");
@@ -383,7 +383,7 @@ TEST(tscdeadline, immediate)
 			if (f)
 				__asm__ volatile("mfence; lfence" ::: "memory");
 			wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc());
-			uint64_t limit = t0 + tsc_ms_to_cycles(BACKSTOP_MS);
+			uint64_t limit = t0 + plat_ms_to_cycles(BACKSTOP_MS);
 
 			while (fired_count == before && rdtsc() < limit)
 				;

@@ -44,15 +44,15 @@ SUITE(wrmsr_order, 75, "store -> x2APIC ICR WRMSR -> handler: stale reads per fe
 
 #define BALLAST 16
 
-struct wo {
+struct wrmsr_shared {
 	volatile uint64_t seq __attribute__((aligned(64)));
 	volatile uint64_t seen __attribute__((aligned(64)));
 	volatile uint64_t handled __attribute__((aligned(64)));
 	volatile uint64_t ballast[BALLAST][8] __attribute__((aligned(64)));
 };
-static struct wo *wo;
+static struct wrmsr_shared *shared;	/* the sender and the handler both use */
 
-static void wo_irq(struct regs *r)
+static void handler_irq(struct regs *r)
 {
 	uint64_t sum = 0;
 
@@ -60,10 +60,10 @@ static void wo_irq(struct regs *r)
 	/* Read the ballast first: pulls the lines into this CPU's cache so
 	 * the sender's next stores to them need ownership requests. */
 	for (unsigned i = 0; i < BALLAST; i++)
-		sum += wo->ballast[i][0];
+		sum += shared->ballast[i][0];
 	__asm__ volatile("" ::"r"(sum));
-	wo->seen = wo->seq;
-	__atomic_store_n(&wo->handled, wo->handled + 1, __ATOMIC_RELEASE);
+	shared->seen = shared->seq;
+	__atomic_store_n(&shared->handled, shared->handled + 1, __ATOMIC_RELEASE);
 }
 
 enum variant { V_NONE, V_LFENCE, V_MFENCE, V_MFENCE_LFENCE, V_LATE, NVARIANTS };
@@ -71,12 +71,8 @@ static const char *const vname[] = { "none", "lfence", "mfence", "mfence_lfence"
 
 static bool wait_handled(uint64_t want)
 {
-	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(T_LOST_US);
-
-	while (__atomic_load_n(&wo->handled, __ATOMIC_ACQUIRE) < want)
-		if (rdtsc_ordered() > end)
-			return false;
-	return true;
+	return plat_spin_until(__atomic_load_n(&shared->handled, __ATOMIC_ACQUIRE) >= want,
+			       T_LOST_US);
 }
 
 /* One run of n rounds; returns stale reads, counts lost IPIs. */
@@ -87,12 +83,12 @@ static uint64_t run_variant(enum variant v, uint32_t dest, unsigned vec, uint64_
 
 	*lost = 0;
 	for (uint64_t i = 0; i < n; i++) {
-		uint64_t want = wo->handled + 1, seq = wo->seq + 1;
+		uint64_t want = shared->handled + 1, seq = shared->seq + 1;
 
 		for (unsigned b = 0; b < BALLAST; b++)
-			wo->ballast[b][0] = seq;
+			shared->ballast[b][0] = seq;
 		if (v != V_LATE)
-			wo->seq = seq;
+			shared->seq = seq;
 		switch (v) {
 		case V_LFENCE:
 			__asm__ volatile("lfence" ::: "memory");
@@ -110,13 +106,13 @@ static uint64_t run_variant(enum variant v, uint32_t dest, unsigned vec, uint64_
 		wrmsr(MSR_X2APIC_ICR, ((uint64_t)dest << 32) | APIC_DM_FIXED | vec);
 		if (!wait_handled(want)) {
 			(*lost)++;
-			wo->handled = want;
-			wo->seq = seq;
+			shared->handled = want;
+			shared->seq = seq;
 			continue;
 		}
 		if (v == V_LATE)
-			wo->seq = seq;
-		if (wo->seen < seq)
+			shared->seq = seq;
+		if (shared->seen < seq)
 			stale++;
 	}
 	return stale;
@@ -125,7 +121,7 @@ static uint64_t run_variant(enum variant v, uint32_t dest, unsigned vec, uint64_
 TEST_EX(wrmsr_order, stale_reads, 0, 120000)
 {
 	unsigned rx[1];
-	enum cpu_rel rel = REL_PACKAGE;
+	enum cpu_rel rel = REL_OTHER_PACKAGE;
 
 	if (apic_mode != APIC_MODE_X2APIC) {
 		t_skip(t, "needs x2APIC mode: in xAPIC mode the ICR write is an uncached MMIO store, not a WRMSR");
@@ -135,25 +131,25 @@ TEST_EX(wrmsr_order, stale_reads, 0, 120000)
 	 * core, else an SMT sibling. */
 	unsigned got = 0;
 
-	for (rel = REL_PACKAGE; rel >= REL_SMT && !got; rel--)
-		got = cpus_with_relation(0, rel, rx, 1, &t->rng);
+	for (rel = REL_OTHER_PACKAGE; rel >= REL_SMT_SIBLING && !got; rel--)
+		got = plat_cpus_with_relation(0, rel, rx, 1, &t->rng);
 	rel++;
 	if (!got) {
 		t_skip(t, "needs a second CPU");
 		return;
 	}
-	wo = plat_alloc(sizeof(*wo));
-	unsigned vec = irq_alloc_vector(wo_irq);
+	shared = t_alloc(t, sizeof(*shared));
+	unsigned vec = irq_alloc_vector(handler_irq);
 
-	if (!wo || !vec) {
-		t_fail(t, "no memory or vector");
+	if (!vec) {
+		t_fail(t, "no free vector");
 		return;
 	}
 	uint64_t n = t_iters(t, 200000, 2000);
 	uint32_t dest = plat_cpu_apic_id(rx[0]);
 
 	t_diag(t, "sender cpu 0, receiver cpu %u (%s), %llu rounds per variant, vendor %s",
-	       rx[0], cpu_rel_name(rel), (unsigned long long)n, boot_cpu.vendor_str);
+	       rx[0], plat_cpu_rel_name(rel), (unsigned long long)n, boot_cpu.vendor_str);
 	for (int v = 0; v < NVARIANTS; v++) {
 		uint64_t lost, stale = run_variant((enum variant)v, dest, vec, n, &lost);
 		const char *needed = v == V_NONE ? (stale ? " fence_needed=yes" : " fence_needed=not-observed") : "";
@@ -161,7 +157,7 @@ TEST_EX(wrmsr_order, stale_reads, 0, 120000)
 		t_metric_value(t, vname[v], (int64_t)stale, "count",
 			       "n=%llu lost=%llu vendor=%s receiver=cpu%u relation=%s%s",
 			       (unsigned long long)n, (unsigned long long)lost,
-			       boot_cpu.vendor_str, rx[0], cpu_rel_name(rel), needed);
+			       boot_cpu.vendor_str, rx[0], plat_cpu_rel_name(rel), needed);
 		t_check(t, lost == 0, "%s: %llu IPIs never reached the handler", vname[v],
 			(unsigned long long)lost);
 		if (v == V_MFENCE_LFENCE)

@@ -2,7 +2,8 @@
 # Instruction-encoding checks on the built kernel, by disassembly: the
 # byte-spelled instructions must be what we mean, and instructions that
 # must never run blind (AMD-only INVLPGB/TLBSYNC/CLZERO: AMD APM vol. 3,
-# CPUID Fn8000_0008_EBX; docs/platform-notes.md "QEMU TCG and KVM behaviour") must not appear except where a CPUID check guards them.
+# CPUID Fn8000_0008_EBX; docs/platform-notes.md "QEMU TCG and KVM
+# behaviour") must not appear except where a CPUID check guards them.
 set -u
 elf=${1:-build/ringlab.elf}
 dis=$(objdump -d --no-show-raw-insn "$elf" 2>/dev/null) || { echo "FAIL encodings: objdump failed on $elf"; exit 0; }
