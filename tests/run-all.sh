@@ -106,6 +106,13 @@ if out=$("$BUILD/logcheck" --expect-status pass --min-cases 5 \
 else
 	result FAIL hosted-quick "exit $rc; $(printf '%s' "$out" | head -n 3 | tr '\n' ' '); log $hl"
 fi
+# Metric names are unique within a run (docs/log-format.md).
+dups=$(sed -n 's/^[[:space:]]*# metric \([^ ]*\).*/\1/p' "$hl" | sort | uniq -d | head -n 3 | tr '\n' ' ')
+if [ -z "$dups" ] && grep -q '# metric ' "$hl"; then
+	result PASS hosted-unique-metrics
+else
+	result FAIL hosted-unique-metrics "duplicate or no metric names: ${dups:-none found}"
+fi
 # --help prints usage and runs nothing; a bad option stops before any suite.
 out=$("$BUILD/ringlab-hosted" --help 2>&1); rc=$?
 if [ "$rc" = 0 ] && [[ $out == usage:* ]] && [[ $out != *"KTAP"* ]]; then

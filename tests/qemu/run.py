@@ -287,6 +287,13 @@ def run_case(case):
     for desc, fn in case.checks:
         if not fn(text):
             problems.append("check failed: " + desc)
+    # Metric names are unique within a run (docs/log-format.md; issue 8).
+    seen = {}
+    for n in re.findall(r"^\s*# metric (\S+)", text, re.M):
+        seen[n] = seen.get(n, 0) + 1
+    dups = sorted(n for n, k in seen.items() if k > 1)
+    if dups:
+        problems.append("metric names not unique: " + ", ".join(dups[:4]))
     if problems:
         return ("FAIL", case.name, "; ".join(problems) + "; log " + log, dt)
     return ("PASS", case.name, lc.stdout.strip(), dt)
