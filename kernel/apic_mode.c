@@ -6,7 +6,7 @@
 #include "arch/x86/cpufeature.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 #include "kernel/report.h"
 #include "arch/x86/apic_timer.h"

@@ -4,7 +4,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/uart.h"
 #include "arch/x86/vga.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "lib/crc32.h"
 #include "lib/printf.h"
 #include "lib/string.h"

@@ -2,7 +2,7 @@
  * read of itself at bring-up (arch/x86/topology.c).  The rest of the
  * relation API is shared with the hosted build (kernel/cpu_set.c). */
 #include "kernel/platform.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 
 enum cpu_rel plat_cpu_relation(unsigned a, unsigned b)
 {

@@ -12,10 +12,11 @@
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
 #include "arch/x86/ucode.h"
+#include "kernel/arch_hooks.h"
 #include "kernel/console.h"
 #include "kernel/exit.h"
 #include "kernel/mm.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/report.h"
 #include "kernel/runner.h"
 #include "kernel/smp.h"
@@ -126,6 +127,7 @@ void kmain(uint32_t magic, uint32_t info)
 	struct smpboot_result sr;
 	struct run_totals tot = { 0 };
 
+	arch_hooks_register();
 	bsp_early();
 	console_early_init();
 	tsc_early_guess();
@@ -146,7 +148,10 @@ void kmain(uint32_t magic, uint32_t info)
 
 	cpuinfo_read(&boot_cpu);
 	mm_init(&boot_info);
-	paging_init(&boot_info);
+	static struct paging_params paging_boot_params;
+
+	paging_boot_params = (struct paging_params){ boot_info.mmap, boot_info.nmmap, page_alloc_below };
+	paging_init(&paging_boot_params);
 	acpi_init(&acpi, boot_info.has_rsdp ? boot_info.rsdp : 0, boot_info.rsdp_len,
 		  boot_info.rsdp_tag == 15 ? "multiboot2-tag15" : "multiboot2-tag14");
 	PRINT_ERRORS(acpi.errors, acpi.nerrors);
@@ -158,7 +163,13 @@ void kmain(uint32_t magic, uint32_t info)
 	exit_configure(boot_options.exit_mode, boot_in_qemu);
 
 	tsc_calibrate(&acpi, boot_options.quick);
-	if (apic_bsp_init(&boot_options, &acpi)) {
+	struct apic_params ap = {
+		.pref = boot_options.apic == APIC_XAPIC ? APIC_PREF_XAPIC :
+			boot_options.apic == APIC_X2APIC ? APIC_PREF_X2APIC : APIC_PREF_AUTO,
+		.sim_x2apic_nostick = boot_options.simulate & SIM_X2APIC_NOSTICK,
+	};
+
+	if (apic_bsp_init(&ap, &acpi)) {
 		if (!apic_timer_init())
 			rep_error("apic", "LAPIC timer does not count; no watchdog");
 		smp_init_calls();

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "arch/x86/e820.h"
 
 #define MB1_BOOTLOADER_MAGIC	0x2badb002u
 #define MB2_BOOTLOADER_MAGIC	0x36d76289u
@@ -20,17 +21,7 @@
 #define MBI_ERROR_LEN		160
 #define MBI_MB2_MAX_SIZE	(1u << 20)	/* refuse info blocks larger than 1 MiB */
 
-/* Memory map types (Multiboot / E820). */
-#define MMAP_RAM		1
-#define MMAP_RESERVED		2
-#define MMAP_ACPI_RECLAIM	3
-#define MMAP_ACPI_NVS		4
-#define MMAP_BAD		5
-
-struct mem_region {
-	uint64_t base, len;
-	uint32_t type;
-};
+/* struct mem_region and the MMAP_* types: arch/x86/e820.h */
 
 struct framebuffer_info {
 	uint64_t addr;

@@ -8,9 +8,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "arch/x86/paging.h"
 #include "kernel/mbi.h"
 
-#define PAGE_SIZE	4096ull
+/* PAGE_SIZE: arch/x86/paging.h */
 
 struct mm_mark {
 	unsigned range;

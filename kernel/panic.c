@@ -1,11 +1,10 @@
 /* Panic; see panic.h. */
 #include <stdarg.h>
 #include "kernel/panic.h"
-#include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "kernel/console.h"
 #include "kernel/exit.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/report.h"
 #include "lib/printf.h"
 
@@ -16,11 +15,11 @@ bool panic_in_progress(void)
 	return panicking;
 }
 
-static void stop_others(void)
+static void (*stop_others)(void);
+
+void panic_register_stop_others(void (*fn)(void))
 {
-	/* The others halt in their NMI handler once panicking is set. */
-	if (apic_mode != APIC_MODE_NONE && ncpus > 1)
-		apic_send(0, APIC_DM_NMI | APIC_DEST_ALLBUT);
+	stop_others = fn;
 }
 
 void panic(const char *fmt, ...)
@@ -31,7 +30,8 @@ void panic(const char *fmt, ...)
 	cli();
 	if (__atomic_exchange_n(&panicking, 1, __ATOMIC_SEQ_CST))
 		halt_forever();		/* another CPU is already reporting */
-	stop_others();
+	if (stop_others)
+		stop_others();
 	va_start(ap, fmt);
 	rl_vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

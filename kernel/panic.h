@@ -10,5 +10,8 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
 /* For a fault inside fault handling: minimal machinery, no locks. */
 void panic_raw(const char *what, unsigned vector, uint64_t rip) __attribute__((noreturn));
 bool panic_in_progress(void);
+/* How panic() stops the other CPUs (kernel/arch_hooks.c registers the
+ * APIC's NMI broadcast); none registered: they are left running. */
+void panic_register_stop_others(void (*fn)(void));
 
 #endif

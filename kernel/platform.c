@@ -12,7 +12,7 @@
 #include "kernel/kernel.h"
 #include "kernel/mm.h"
 #include "kernel/panic.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/test.h"
 

@@ -1,6 +1,6 @@
 /* Cross-CPU calls; see platform.h and smp.h.
  *
- * Each CPU has a one-slot mailbox in its percpu.  The poster writes fn/arg,
+ * Each CPU has a one-slot mailbox (struct mailbox below, this file's own).  The poster writes fn/arg,
  * bumps work_seq and rings the doorbell (VEC_CALL); the AP's idle loop runs
  * the work under a CATCH_WORK catch point and sets done_seq.  A poster that
  * waits too long sets abort_req and sends an NMI, whose handler unwinds the
@@ -16,6 +16,23 @@
 #include "arch/x86/vectors.h"
 #include "kernel/platform.h"
 #include "kernel/report.h"
+
+/* One work item at a time per CPU, indexed by CPU number. */
+struct mailbox {
+	void (*volatile fn)(void *);
+	void *volatile arg;
+	const char *volatile activity;	/* poster's activity, for dumps */
+	volatile uint64_t work_seq;	/* incremented when a work item is posted */
+	volatile uint64_t done_seq;	/* set to work_seq when it finished */
+	volatile int status;		/* PLAT_OK, PLAT_FAULT or PLAT_ABORTED */
+	volatile int post_lock;
+} __attribute__((aligned(64)));
+static struct mailbox mailboxes[MAX_CPUS];
+
+static inline struct mailbox *mailbox_of(const struct percpu *c)
+{
+	return &mailboxes[c->index];
+}
 
 /* After the abort NMI, how long to wait before declaring a CPU lost. */
 #define ABORT_GRACE_MS (T_LOST_US / 1000)
@@ -85,7 +102,9 @@ unsigned smp_online_count(void)
 
 static bool idle(const struct percpu *c)
 {
-	return __atomic_load_n(&c->done_seq, __ATOMIC_ACQUIRE) == c->work_seq;
+	const struct mailbox *mb = mailbox_of(c);
+
+	return __atomic_load_n(&mb->done_seq, __ATOMIC_ACQUIRE) == mb->work_seq;
 }
 
 int plat_post(unsigned cpu, plat_fn fn, void *arg)
@@ -97,25 +116,26 @@ int plat_post(unsigned cpu, plat_fn fn, void *arg)
 	if (cpu == plat_this_cpu())
 		return PLAT_INVALID;
 	struct percpu *c = cpus[cpu];
+	struct mailbox *mb = mailbox_of(c);
 	uint64_t flags = irq_save();
 	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(T_LOST_US);
 
 	/* Interrupts off while held, so the watchdog cannot unwind a holder;
 	 * bounded, because an NMI-aborted poster on another CPU may have left
 	 * it taken. */
-	while (__atomic_exchange_n(&c->post_lock, 1, __ATOMIC_ACQUIRE) && rdtsc_ordered() < end)
+	while (__atomic_exchange_n(&mb->post_lock, 1, __ATOMIC_ACQUIRE) && rdtsc_ordered() < end)
 		cpu_relax();
 	if (!idle(c)) {
-		__atomic_store_n(&c->post_lock, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&mb->post_lock, 0, __ATOMIC_RELEASE);
 		irq_restore(flags);
 		return PLAT_BUSY;
 	}
-	c->work_fn = fn;
-	c->work_arg = arg;
-	c->work_activity = this_cpu()->activity;
-	c->work_status = PLAT_OK;
-	__atomic_store_n(&c->work_seq, c->work_seq + 1, __ATOMIC_RELEASE);
-	__atomic_store_n(&c->post_lock, 0, __ATOMIC_RELEASE);
+	mb->fn = fn;
+	mb->arg = arg;
+	mb->activity = this_cpu()->activity;
+	mb->status = PLAT_OK;
+	__atomic_store_n(&mb->work_seq, mb->work_seq + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&mb->post_lock, 0, __ATOMIC_RELEASE);
 	irq_restore(flags);
 	apic_send(c->apic_id, APIC_DM_FIXED | VEC_CALL);
 	return PLAT_OK;
@@ -142,7 +162,7 @@ int plat_wait(unsigned cpu, uint64_t timeout_ms)
 	if (c->lost)
 		return PLAT_OFFLINE;
 	if (wait_idle(c, timeout_ms))
-		return c->work_status;
+		return mailbox_of(c)->status;
 	/* Ask it to unwind: the NMI gets through even with interrupts off. */
 	c->abort_req = 1;
 	apic_send(c->apic_id, APIC_DM_NMI);
@@ -158,23 +178,24 @@ int plat_wait(unsigned cpu, uint64_t timeout_ms)
 static void run_work(struct percpu *c)
 {
 	struct catch_frame f;
-	plat_fn fn = c->work_fn;
-	void *arg = c->work_arg;
-	uint64_t seq = c->work_seq;
+	struct mailbox *mb = mailbox_of(c);
+	plat_fn fn = mb->fn;
+	void *arg = mb->arg;
+	uint64_t seq = mb->work_seq;
 
-	c->activity = c->work_activity ? c->work_activity : "cross-CPU work";
+	c->activity = mb->activity ? mb->activity : "cross-CPU work";
 	catch_push(&f, CATCH_WORK);
 	if (catch_enter(&f) == 0) {
 		fn(arg);
 		catch_pop(&f);
-		c->work_status = PLAT_OK;
+		mb->status = PLAT_OK;
 	} else {
-		c->work_status = f.vector == CATCH_ABORT ? PLAT_ABORTED : PLAT_FAULT;
+		mb->status = f.vector == CATCH_ABORT ? PLAT_ABORTED : PLAT_FAULT;
 	}
 	c->abort_req = 0;
 	c->activity = "idle";
 	sti();
-	__atomic_store_n(&c->done_seq, seq, __ATOMIC_RELEASE);
+	__atomic_store_n(&mb->done_seq, seq, __ATOMIC_RELEASE);
 }
 
 void smp_ap_idle_loop(void)

@@ -4,7 +4,7 @@
 #define RINGLAB_KERNEL_SMP_H
 
 #include <stdbool.h>
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 
 /* Install the doorbell handler (BSP, once). */
 void smp_init_calls(void);

@@ -10,7 +10,7 @@
 #include "arch/x86/tsc_read.h"
 #include "arch/x86/vectors.h"
 #include "kernel/kernel.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 
 SUITE(apic, 60, "local APIC mode, IPI delivery exactly once, ESR, spurious vector");

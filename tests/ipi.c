@@ -26,7 +26,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/traps.h"
 #include "kernel/apic_mode.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 #include "lib/printf.h"
 

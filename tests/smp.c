@@ -8,7 +8,7 @@
 #include "arch/x86/topology.h"
 #include "arch/x86/tsc.h"
 #include "kernel/kernel.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 #include "lib/string.h"
 

@@ -96,7 +96,7 @@ TEST(tsc, monotonic)
 #include "arch/x86/fault.h"
 #include "arch/x86/msr.h"
 #include "kernel/kernel.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/smp.h"
 
 /* A CPU that claims an invariant TSC fails tsc.sync when its TSC is

@@ -26,7 +26,7 @@
 #include "arch/x86/traps.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 
 SUITE(tscdeadline, 80, "TSC-deadline timer: latency (HLT/spin), disarm, re-arm, past deadline, no loss, immediate cost; one-shot fallback");

@@ -36,7 +36,7 @@
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
 #include "kernel/kernel.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 #include "kernel/smp.h"
 

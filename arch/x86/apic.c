@@ -10,11 +10,9 @@
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
 #include "arch/x86/vectors.h"
-#include "kernel/cmdline.h"
-#include "kernel/report.h"
+#include "arch/x86/cpufeature.h"
+#include "arch/x86/log.h"
 
-#define CPUID1_EDX_APIC		(1u << 9)
-#define CPUID1_ECX_X2APIC	(1u << 21)
 #define MADT_PCAT_COMPAT	(1u << 0)
 
 enum apic_mode apic_mode;
@@ -186,27 +184,28 @@ bool apic_cpu_switch_mode(enum apic_mode m)
 	return fault_none(r);
 }
 
-bool apic_bsp_init(const struct options *o, const struct acpi_info *ai)
+bool apic_bsp_init(const struct apic_params *p, const struct acpi_info *ai)
 {
-	struct cpuid_regs l1 = cpuid(1);
+	char src[32];
 
-	if (!(l1.edx & CPUID1_EDX_APIC)) {
-		rep_error("apic", "CPUID.1:EDX[9] reports no local APIC: no timer, no SMP");
+	if (!x86_cpu_has(X86_FEATURE_APIC)) {
+		x86_feature_source(X86_FEATURE_APIC, src, sizeof(src));
+		arch_error("apic", "%s reports no local APIC: no timer, no SMP", src);
 		apic_mode = APIC_MODE_NONE;
 		return false;
 	}
 	uint64_t base = rdmsr(MSR_IA32_APICBASE);
-	bool has_x2 = l1.ecx & CPUID1_ECX_X2APIC;
+	bool has_x2 = x86_cpu_has(X86_FEATURE_X2APIC);
 	bool fw_x2 = (base & MSR_IA32_APICBASE_ENABLE) && (base & MSR_IA32_APICBASE_EXTD);
 
 	xapic_phys = base & MSR_IA32_APICBASE_BASE;
 	if (!xapic_phys)
 		xapic_phys = APIC_DEFAULT_PHYS_BASE;
 	if (ai && ai->have_madt && ai->lapic_addr && ai->lapic_addr != xapic_phys)
-		rep_warn("apic", "MADT says LAPIC at 0x%llx, IA32_APIC_BASE says 0x%llx; using the MSR",
+		arch_warn("apic", "MADT says LAPIC at 0x%llx, IA32_APIC_BASE says 0x%llx; using the MSR",
 			 (unsigned long long)ai->lapic_addr, (unsigned long long)xapic_phys);
 	if (!paging_map_mmio(xapic_phys, 4096)) {
-		rep_error("apic", "cannot map the xAPIC window at 0x%llx", (unsigned long long)xapic_phys);
+		arch_error("apic", "cannot map the xAPIC window at 0x%llx", (unsigned long long)xapic_phys);
 		xapic_phys = 0;
 	}
 	xapic_base = (volatile uint8_t *)(uintptr_t)xapic_phys;
@@ -214,13 +213,13 @@ bool apic_bsp_init(const struct options *o, const struct acpi_info *ai)
 	apic_fw_x2apic = fw_x2;
 	if (fw_x2) {
 		apic_mode = APIC_MODE_X2APIC;
-		if (o->apic == APIC_XAPIC)
-			rep_warn("apic", "firmware handed over in x2APIC mode; apic=xapic ignored (x2APIC->xAPIC needs a full APIC reset)");
+		if (p->pref == APIC_PREF_XAPIC)
+			arch_warn("apic", "firmware handed over in x2APIC mode; apic=xapic ignored (x2APIC->xAPIC needs a full APIC reset)");
 		else
-			rep_diag("apic: firmware handed over in x2APIC mode");
-	} else if (has_x2 && o->apic != APIC_XAPIC) {
+			arch_diag("apic: firmware handed over in x2APIC mode");
+	} else if (has_x2 && p->pref != APIC_PREF_XAPIC) {
 		wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE);
-		if (!(o->simulate & SIM_X2APIC_NOSTICK))
+		if (!p->sim_x2apic_nostick)
 			(void)wrmsr_safe(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE |
 								    MSR_IA32_APICBASE_EXTD);
 		uint64_t now = rdmsr(MSR_IA32_APICBASE), id = 0;
@@ -230,21 +229,23 @@ bool apic_bsp_init(const struct options *o, const struct acpi_info *ai)
 		if (stuck && fault_none(fr)) {
 			apic_mode = APIC_MODE_X2APIC;
 		} else {
-			rep_warn("apic", "x2APIC enable did not take effect (IA32_APIC_BASE.EXTD=%d, x2APIC ID MSR %s)%s; falling back to xAPIC",
+			arch_warn("apic", "x2APIC enable did not take effect (IA32_APIC_BASE.EXTD=%d, x2APIC ID MSR %s)%s; falling back to xAPIC",
 				 stuck ? 1 : 0, fault_none(fr) ? "readable" : "faults",
-				 (o->simulate & SIM_X2APIC_NOSTICK) ? " [simulate=x2apic-nostick]" : "");
+				 p->sim_x2apic_nostick ? " [simulate=x2apic-nostick]" : "");
 			if (stuck)	/* leave x2APIC the legal way */
 				apic_cpu_switch_mode(APIC_MODE_XAPIC);
 			apic_mode = APIC_MODE_XAPIC;
 		}
 	} else {
-		if (o->apic == APIC_X2APIC && !has_x2)
-			rep_error("apic", "apic=x2apic, but CPUID.1:ECX[21] reports no x2APIC; using xAPIC");
+		if (p->pref == APIC_PREF_X2APIC && !has_x2) {
+			x86_feature_source(X86_FEATURE_X2APIC, src, sizeof(src));
+			arch_error("apic", "apic=x2apic, but %s reports no x2APIC; using xAPIC", src);
+		}
 		wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE);
 		apic_mode = APIC_MODE_XAPIC;
 	}
 	apic_boot_mode = apic_mode;
-	if (o->apic != APIC_AUTO || (o->simulate & SIM_X2APIC_NOSTICK) ||
+	if (p->pref != APIC_PREF_AUTO || p->sim_x2apic_nostick ||
 	    (has_x2 && !fw_x2 && apic_mode == APIC_MODE_XAPIC))
 		apic_mode_forced = true;
 	if (apic_mode == APIC_MODE_XAPIC && !xapic_base) {

@@ -15,7 +15,11 @@
 
 enum apic_mode { APIC_MODE_NONE = 0, APIC_MODE_XAPIC, APIC_MODE_X2APIC };
 
-struct options;
+/* What apic_bsp_init() needs from the command line (filled by kmain). */
+struct apic_params {
+	enum apic_pref_mode { APIC_PREF_AUTO, APIC_PREF_XAPIC, APIC_PREF_X2APIC } pref;
+	bool sim_x2apic_nostick;	/* simulate=x2apic-nostick */
+};
 struct acpi_info;
 
 extern enum apic_mode apic_mode;
@@ -27,7 +31,7 @@ const char *apic_mode_name(enum apic_mode m);
 
 /* Decide the mode, enable the BSP's APIC and mask the 8259s.  Returns
  * false when there is no usable APIC at all. */
-bool apic_bsp_init(const struct options *o, const struct acpi_info *ai);
+bool apic_bsp_init(const struct apic_params *p, const struct acpi_info *ai);
 /* Program this CPU's APIC (BSP or AP) in apic_mode: SVR, TPR, LVTs
  * masked, ESR cleared, stale ISR bits acknowledged. */
 void apic_cpu_init(bool bsp);

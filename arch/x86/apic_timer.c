@@ -8,7 +8,7 @@
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
 #include "arch/x86/vectors.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 
 #define CPUID1_ECX_TSC_DEADLINE (1u << 24)
 

@@ -5,7 +5,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/regs.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 
 _Static_assert(offsetof(struct catch_frame, rflags) == 64 &&
 	       offsetof(struct catch_frame, armed) == 72, "catch.asm offsets");

@@ -1,6 +1,6 @@
 /* GDT, TSS and IDT setup (SDM vol. 3 §3.4.5, §6.10-6.14, §8.7). */
 #include "arch/x86/desc.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "lib/string.h"
 
 struct idt_gate {

@@ -3,7 +3,7 @@
 #ifndef RINGLAB_ARCH_X86_DESC_H
 #define RINGLAB_ARCH_X86_DESC_H
 
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 
 #define KERNEL_CS	0x08
 #define KERNEL_DS	0x10

@@ -1,8 +1,7 @@
 /* Identity map construction and walking; see paging.h. */
 #include "arch/x86/paging.h"
 #include "arch/x86/cpu.h"
-#include "kernel/mm.h"
-#include "kernel/report.h"
+#include "arch/x86/log.h"
 #include "lib/physmem.h"
 #include "lib/string.h"
 
@@ -27,8 +26,8 @@ static void note_mapped(uint64_t base, uint64_t end)
 		mapped[nmapped++] = (typeof(mapped[0])){ base, end };
 }
 
-static const struct boot_info *map_bi;	/* the memory map the tables follow */
-static bool covered(const struct boot_info *bi, uint64_t base, uint64_t end, bool ram_only);
+static const struct paging_params *map_bi;	/* the memory map the tables follow */
+static bool covered(const struct paging_params *bi, uint64_t base, uint64_t end, bool ram_only);
 
 /* Firmware data lives in the BIOS area below 1 MiB or in memory-map
  * entries (RAM, ACPI, reserved).  Anything else below 4 GiB is a PCI or
@@ -68,7 +67,7 @@ static uint64_t *table_alloc(void)
 		t = reserve[--nreserve];
 		memset(t, 0, PAGE_SIZE);
 	} else {
-		t = page_alloc_below(1, SZ_4G);
+		t = map_bi->page_alloc_below(1, SZ_4G);
 	}
 	if (t)
 		st.tables++;
@@ -121,7 +120,7 @@ static bool is_ram_type(uint32_t t)
 	return t == MMAP_RAM || t == MMAP_ACPI_RECLAIM || t == MMAP_ACPI_NVS;
 }
 
-static bool overlaps_ram(const struct boot_info *bi, uint64_t base, uint64_t end)
+static bool overlaps_ram(const struct paging_params *bi, uint64_t base, uint64_t end)
 {
 	for (unsigned i = 0; i < bi->nmmap; i++) {
 		const struct mem_region *r = &bi->mmap[i];
@@ -134,7 +133,7 @@ static bool overlaps_ram(const struct boot_info *bi, uint64_t base, uint64_t end
 
 /* True when [base, end) is entirely covered by memory-map entries: of a
  * RAM type (1, 3, 4) when ram_only, of any type otherwise. */
-static bool covered(const struct boot_info *bi, uint64_t base, uint64_t end, bool ram_only)
+static bool covered(const struct paging_params *bi, uint64_t base, uint64_t end, bool ram_only)
 {
 	uint64_t pos = base;
 	bool progress = true;
@@ -174,7 +173,7 @@ static bool map_4k(uint64_t pa, uint64_t flags)
  * write-back: a large page spanning several memory types is undefined
  * behaviour (SDM vol. 3 §12.11.9), and the legacy VGA window and option
  * ROMs share the first 2 MiB with RAM. */
-static bool map_chunk(const struct boot_info *bi, uint64_t pa, bool map_other)
+static bool map_chunk(const struct paging_params *bi, uint64_t pa, bool map_other)
 {
 	const uint64_t wb = PTE_P | PTE_W, uc = PTE_P | PTE_W | PTE_PCD | PTE_PWT;
 
@@ -193,23 +192,23 @@ static bool map_chunk(const struct boot_info *bi, uint64_t pa, bool map_other)
 	return true;
 }
 
-bool paging_init(const struct boot_info *bi)
+bool paging_init(const struct paging_params *bi)
 {
 	struct cpuid_regs ext = cpuid(0x80000000);
 	uint64_t flags_wb = PTE_P | PTE_W;
 
 	memset(&st, 0, sizeof(st));
+	map_bi = bi;
 	st.phys_bits = 36;
 	if (ext.eax >= 0x80000008)
 		st.phys_bits = cpuid(0x80000008).eax & 0xff;
-	st.gbpages = ext.eax >= 0x80000001 && (cpuid(0x80000001).edx & (1u << 26));
+	st.gbpages = x86_cpu_has(X86_FEATURE_GBPAGES);
 	pml4 = table_alloc();
 	if (!pml4) {
-		rep_error("paging", "no memory below 4 GiB for page tables; keeping the boot map");
+		arch_error("paging", "no memory below 4 GiB for page tables; keeping the boot map");
 		return false;
 	}
 	nmapped = 0;
-	map_bi = bi;
 	for (uint64_t pa = 0; pa < SZ_4G; pa += SZ_2M)
 		if (!map_chunk(bi, pa, true))
 			goto oom;
@@ -226,7 +225,7 @@ bool paging_init(const struct boot_info *bi)
 		if (base < SZ_4G)
 			base = SZ_4G;
 		if (end > max_pa) {
-			rep_warn("paging", "RAM region 0x%llx-0x%llx lies above the CPU's %u physical address bits; not mapped beyond",
+			arch_warn("paging", "RAM region 0x%llx-0x%llx lies above the CPU's %u physical address bits; not mapped beyond",
 				 (unsigned long long)r->base, (unsigned long long)(r->base + r->len),
 				 st.phys_bits);
 			end = max_pa;
@@ -266,13 +265,13 @@ bool paging_init(const struct boot_info *bi)
 	for (unsigned i = 0; i < nmapped; i++)
 		st.mapped_bytes += mapped[i].end - mapped[i].base;
 	for (nreserve = 0; nreserve < TABLE_RESERVE; nreserve++)
-		if (!(reserve[nreserve] = page_alloc_below(1, SZ_4G)))
+		if (!(reserve[nreserve] = map_bi->page_alloc_below(1, SZ_4G)))
 			break;
 	write_cr3((uint64_t)(uintptr_t)pml4);
 	full_map = true;
 	return true;
 oom:
-	rep_error("paging", "out of memory below 4 GiB while building page tables; keeping the boot map");
+	arch_error("paging", "out of memory below 4 GiB while building page tables; keeping the boot map");
 	pml4 = NULL;
 	return false;
 }

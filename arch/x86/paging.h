@@ -12,7 +12,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "kernel/mbi.h"
+#include <stddef.h>
+#include "arch/x86/e820.h"
 
 #define PTE_P		(1ull << 0)
 #define PTE_W		(1ull << 1)
@@ -24,6 +25,7 @@
 #define PTE_NX		(1ull << 63)
 #define PTE_ADDR_MASK	0x000ffffffffff000ull
 
+#define PAGE_SIZE	4096ull
 #define SZ_2M		(2ull << 20)
 #define SZ_1G		(1ull << 30)
 #define SZ_4G		(4ull << 30)
@@ -35,10 +37,19 @@ struct paging_stats {
 	bool gbpages;
 };
 
+/* What paging_init() needs (filled by kmain; must stay valid after the
+ * call: the map is consulted again by paging_map_mmio()). */
+struct paging_params {
+	const struct mem_region *mmap;	/* the firmware memory map */
+	unsigned nmmap;
+	/* npages zeroed pages entirely below limit, or NULL */
+	void *(*page_alloc_below)(size_t npages, uint64_t limit);
+};
+
 /* Build the full map from the memory map and switch CR3 to it.  Returns
  * false (keeping the early 4 GiB map) if page tables could not be
  * allocated; errors are printed. */
-bool paging_init(const struct boot_info *bi);
+bool paging_init(const struct paging_params *bi);
 
 /* Walk the live page tables: true if va is mapped, with the physical
  * address, the leaf entry and its level (1 = 4K, 2 = 2M, 3 = 1G). */

@@ -5,10 +5,9 @@
 #include "arch/x86/catch.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/vectors.h"
-#include "kernel/console.h"
-#include "kernel/panic.h"
-#include "kernel/percpu.h"
-#include "kernel/report.h"
+#include "arch/x86/log.h"
+#include "arch/x86/percpu.h"
+#include "lib/printf.h"
 
 static irq_handler_t irq_handlers[256];
 
@@ -83,27 +82,27 @@ void exception_dump(const struct regs *r)
 
 	if (v == X86_TRAP_PF)
 		pf_error_text(r->error_code, extra, sizeof(extra));
-	rep_diag("EXCEPTION %s (vector %u, %s) error=0x%llx%s on cpu %u (apic %u) during %s",
+	arch_diag("EXCEPTION %s (vector %u, %s) error=0x%llx%s on cpu %u (apic %u) during %s",
 		 exception_mnemonic(v), v, exception_name(v),
 		 (unsigned long long)r->error_code, extra, c->index, c->apic_id,
 		 c->activity ? c->activity : "?");
-	rep_diag("  rip=0x%016llx cs=0x%llx rflags=0x%llx rsp=0x%016llx ss=0x%llx",
+	arch_diag("  rip=0x%016llx cs=0x%llx rflags=0x%llx rsp=0x%016llx ss=0x%llx",
 		 (unsigned long long)r->rip, (unsigned long long)r->cs,
 		 (unsigned long long)r->rflags, (unsigned long long)r->rsp,
 		 (unsigned long long)r->ss);
-	rep_diag("  cr2=0x%016llx cr3=0x%016llx cr0=0x%llx cr4=0x%llx",
+	arch_diag("  cr2=0x%016llx cr3=0x%016llx cr0=0x%llx cr4=0x%llx",
 		 (unsigned long long)read_cr2(), (unsigned long long)read_cr3(),
 		 (unsigned long long)read_cr0(), (unsigned long long)read_cr4());
-	rep_diag("  rax=%016llx rbx=%016llx rcx=%016llx rdx=%016llx",
+	arch_diag("  rax=%016llx rbx=%016llx rcx=%016llx rdx=%016llx",
 		 (unsigned long long)r->rax, (unsigned long long)r->rbx,
 		 (unsigned long long)r->rcx, (unsigned long long)r->rdx);
-	rep_diag("  rsi=%016llx rdi=%016llx rbp=%016llx r8 =%016llx",
+	arch_diag("  rsi=%016llx rdi=%016llx rbp=%016llx r8 =%016llx",
 		 (unsigned long long)r->rsi, (unsigned long long)r->rdi,
 		 (unsigned long long)r->rbp, (unsigned long long)r->r8);
-	rep_diag("  r9 =%016llx r10=%016llx r11=%016llx r12=%016llx",
+	arch_diag("  r9 =%016llx r10=%016llx r11=%016llx r12=%016llx",
 		 (unsigned long long)r->r9, (unsigned long long)r->r10,
 		 (unsigned long long)r->r11, (unsigned long long)r->r12);
-	rep_diag("  r13=%016llx r14=%016llx r15=%016llx",
+	arch_diag("  r13=%016llx r14=%016llx r15=%016llx",
 		 (unsigned long long)r->r13, (unsigned long long)r->r14,
 		 (unsigned long long)r->r15);
 }
@@ -117,7 +116,7 @@ static void handle_exception(struct regs *r)
 	if (++c->exc_depth > 1) {
 		/* A fault while handling a fault: the dump path itself is
 		 * broken, so say so with the least machinery and stop. */
-		panic_raw("fault while handling a fault", v, r->rip);
+		arch_panic_raw("fault while handling a fault", v, r->rip);
 	}
 	/* #DF and #MC are never "expected": state may be lost.  A fault in
 	 * an IRQ handler that interrupted a quiet region is not the region's
@@ -128,14 +127,14 @@ static void handle_exception(struct regs *r)
 	}
 	exception_dump(r);
 	if (v == 8)
-		panic("double fault on cpu %u", c->index);
+		arch_panic("double fault on cpu %u", c->index);
 	if (v == 18)
-		panic("machine check on cpu %u", c->index);
+		arch_panic("machine check on cpu %u", c->index);
 	f = catch_find(CATCH_TEST);
 	if (!f)
 		f = catch_find(CATCH_WORK);
 	if (!f)
-		panic("unexpected %s outside any test on cpu %u at rip=0x%llx",
+		arch_panic("unexpected %s outside any test on cpu %u at rip=0x%llx",
 		      exception_mnemonic(v), c->index, (unsigned long long)r->rip);
 	catch_deliver(r, f, (int)v, false);
 }
@@ -145,7 +144,7 @@ static void handle_nmi(struct regs *r)
 	struct percpu *c = this_cpu();
 
 	c->nmi_count++;
-	if (panic_in_progress())
+	if (arch_panic_in_progress())
 		halt_forever();
 	if (c->abort_req) {
 		/* Another CPU gave up waiting for us (kernel/smp.c): unwind
@@ -161,7 +160,7 @@ static void handle_nmi(struct regs *r)
 			c->abort_req = 1;	/* nothing armed yet: stay asked */
 		return;
 	}
-	rep_warn("nmi", "unexpected NMI on cpu %u at rip=0x%llx (count %llu)", c->index,
+	arch_warn("nmi", "unexpected NMI on cpu %u at rip=0x%llx (count %llu)", c->index,
 		 (unsigned long long)r->rip, (unsigned long long)c->nmi_count);
 }
 

@@ -1,5 +1,5 @@
 /* Per-CPU area bookkeeping; see percpu.h. */
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/msr.h"
 
