@@ -22,6 +22,9 @@
 #include "kernel/smp.h"
 #include "lib/string.h"
 
+#define RL_STR_(x) #x
+#define RL_STR(x) RL_STR_(x)
+
 struct boot_info boot_info;
 struct options boot_options;
 struct acpi_info acpi;
@@ -107,6 +110,9 @@ static void print_boot_details(void)
 			 acpi.rsdp_source, acpi.oem_id, acpi.root_is_xsdt ? "xsdt" : "rsdt",
 			 acpi.ntables, acpi.have_madt ? ", madt" : "",
 			 acpi.have_fadt ? ", fadt" : "", acpi.have_hpet ? ", hpet" : "");
+	rep_diag("tsc: calibration %s: %u runs of %llu us per measured reference, median kept%s",
+		 cal->quick ? "quick" : "full", cal->runs, (unsigned long long)cal->window_us,
+		 cal->quick ? " (full run: " RL_STR(TSC_CAL_WINDOW_US) " us windows)" : "");
 	for (unsigned i = 0; i < TSC_NREFS; i++) {
 		const struct tsc_ref *r = &cal->ref[i];
 

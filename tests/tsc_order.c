@@ -54,6 +54,7 @@
  * Runs in the kernel and in ringlab-hosted. */
 #include "kernel/test.h"
 #include "kernel/platform.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 
 SUITE_HOSTED(tsc_order, 95, "cross-CPU TSC monotonicity, evil-clock-test shapes now/load/load3/store");
@@ -379,8 +380,11 @@ TEST(tsc_order, control)
 	for (int attempt = 0; attempt < 4 && !seen; attempt++, shift *= 16) {
 		if (!run_one(t, S_NOW, TSC_READER_mfence_lfence_rdtsc, shift))
 			return;
+		char name[32];
+
 		seen = order_run.backward > 0 && order_run.worst >= (uint64_t)shift / 2;
-		t_metric_value(t, "planted", (int64_t)order_run.worst, "cycles",
+		rl_snprintf(name, sizeof(name), "planted.attempt%d", attempt + 1);
+		t_metric_value(t, name, (int64_t)order_run.worst, "cycles",
 			       "offset=%lld attempt=%d freshest=%llu backward=%llu samples=%llu detected=%s",
 			       (long long)shift, attempt + 1, (unsigned long long)fresh,
 			       (unsigned long long)order_run.backward, (unsigned long long)order_run.samples,

@@ -254,11 +254,14 @@ void tsc_measure(struct tsc_calibration *out, const struct acpi_info *ai, bool q
 		[TSC_REF_HPET] = "hpet", [TSC_REF_PMTIMER] = "pmtimer",
 		[TSC_REF_PIT] = "pit", [TSC_REF_CPUID16] = "cpuid16",
 	};
-	uint64_t window = quick ? 10000 : 50000;
-	unsigned runs = 3;	/* median of 3 even when quick: one disturbed window must not decide */
+	uint64_t window = quick ? TSC_CAL_QUICK_WINDOW_US : TSC_CAL_WINDOW_US;
+	unsigned runs = TSC_CAL_RUNS;	/* median of 3 even when quick: one disturbed window must not decide */
 	uint64_t flags = irq_save();
 
 	memset(&cal, 0, sizeof(cal));
+	cal.quick = quick;
+	cal.window_us = window;
+	cal.runs = runs;
 	for (unsigned i = 0; i < TSC_NREFS; i++)
 		cal.ref[i].name = names[i];
 	ref_cpuid(&cal);
