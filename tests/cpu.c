@@ -57,9 +57,22 @@ TEST(cpu, features)
 	       ci->invlpgb_max_pages, ci->pmu_version, ci->pmu_gp_counters, ci->pmu_gp_width,
 	       ci->pmu_fixed_counters, ci->phys_bits, ci->virt_bits);
 	/* What ringlab cannot work without. */
-	t_check(t, ci->tsc, "no TSC (CPUID.1:EDX[4])");
-	t_check(t, ci->msr, "no RDMSR/WRMSR (CPUID.1:EDX[5])");
-	t_check(t, ci->apic, "no local APIC (CPUID.1:EDX[9])");
+	static const struct {
+		size_t offset;
+		struct x86_cpu_feature bit;
+		const char *what;
+	} required[] = {
+		{ offsetof(struct cpuinfo, tsc), X86_FEATURE_TSC, "TSC" },
+		{ offsetof(struct cpuinfo, msr), X86_FEATURE_MSR, "RDMSR/WRMSR" },
+		{ offsetof(struct cpuinfo, apic), X86_FEATURE_APIC, "local APIC" },
+	};
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+		char src[32];
+
+		x86_feature_source(required[i].bit, src, sizeof(src));
+		t_check(t, *(const bool *)((const char *)ci + required[i].offset), "no %s (%s)",
+			required[i].what, src);
+	}
 	/* Internal consistency of the enumeration. */
 	if (ci->x2apic || ci->tsc_deadline)
 		t_check(t, ci->apic, "x2APIC/TSC-deadline claimed without an APIC");

@@ -109,7 +109,10 @@ TEST(tsc, invariant)
 {
 	const struct tsc_calibration *cal = tsc_get_calibration();
 
-	t_diag(t, "invariant TSC (CPUID.80000007H:EDX[8]): %s", boot_cpu.invariant_tsc ? "yes" : "no");
+	char src[32];
+
+	x86_feature_source(X86_FEATURE_CONSTANT_TSC, src, sizeof(src));
+	t_diag(t, "invariant TSC (%s): %s", src, boot_cpu.invariant_tsc ? "yes" : "no");
 	if (!boot_cpu.invariant_tsc) {
 		t_skip(t, "CPU does not claim an invariant TSC");
 		return;
@@ -161,10 +164,8 @@ TEST(tsc, tsc_adjust)
 	static unsigned list[MAX_CPUS];
 	unsigned n = 0;
 
-	if (!boot_cpu.tsc_adjust) {
-		t_skip(t, "CPU lacks IA32_TSC_ADJUST (CPUID.7.0:EBX[1])");
+	if (!t_require(t, X86_FEATURE_TSC_ADJUST, "IA32_TSC_ADJUST"))
 		return;
-	}
 	adj = t_alloc(t, plat_ncpus() * sizeof(uint64_t));
 	adj_ok = t_alloc(t, plat_ncpus() * sizeof(bool));
 	n = plat_online_cpus(list, sizeof(list) / sizeof(list[0]));

@@ -225,7 +225,10 @@ static void latency_run(struct test_ctx *t, arm_fn arm, slack_fn slack)
 static bool claim_deadline(struct test_ctx *t)
 {
 	if (!timer_has_tscdeadline) {
-		t_skip(t, "CPU lacks TSC-deadline (CPUID.1:ECX[24]); see oneshot_latency");
+		char src[32];
+
+		x86_feature_source(X86_FEATURE_TSC_DEADLINE_TIMER, src, sizeof(src));
+		t_skip(t, "CPU lacks TSC-deadline (%s); see oneshot_latency", src);
 		return false;
 	}
 	if (apic_mode == APIC_MODE_NONE) {

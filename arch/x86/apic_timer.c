@@ -10,7 +10,6 @@
 #include "arch/x86/vectors.h"
 #include "arch/x86/percpu.h"
 
-#define CPUID1_ECX_TSC_DEADLINE (1u << 24)
 
 bool timer_has_tscdeadline;
 uint64_t timer_count_hz;
@@ -95,7 +94,7 @@ static void timer_irq(struct regs *r)
 
 bool apic_timer_init(void)
 {
-	timer_has_tscdeadline = cpuid(1).ecx & CPUID1_ECX_TSC_DEADLINE;
+	timer_has_tscdeadline = x86_cpu_has(X86_FEATURE_TSC_DEADLINE_TIMER);
 	irq_set_handler(VEC_TIMER, timer_irq);
 
 	/* Count-mode rate: run the counter at divide 1 for 25 ms of TSC, with

@@ -53,7 +53,7 @@ void topo_decode(struct cpu_topo *t, cpuid_fn fn, void *ctx)
 		struct cpuid_regs r = fn(1, 0, ctx);
 		/* CPUID.1:EBX[23:16]: addressable logical processors per
 		 * package, valid when EDX[28] (HTT) is set. */
-		uint32_t count = (r.edx & (1u << 28)) ? (r.ebx >> 16) & 0xff : 1;
+		uint32_t count = x86_feature_in(X86_FEATURE_HT, &r) ? (r.ebx >> 16) & 0xff : 1;
 
 		t->x2apic_id = r.ebx >> 24;
 		t->pkg_shift = ceil_log2(count ? count : 1);

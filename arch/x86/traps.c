@@ -121,14 +121,14 @@ static void handle_exception(struct regs *r)
 	/* #DF and #MC are never "expected": state may be lost.  A fault in
 	 * an IRQ handler that interrupted a quiet region is not the region's
 	 * own fault either. */
-	if (f && f->armed && f->kind == CATCH_QUIET && v != 8 && v != 18 && !c->irq_depth) {
+	if (f && f->armed && f->kind == CATCH_QUIET && v != X86_TRAP_DF && v != X86_TRAP_MC && !c->irq_depth) {
 		catch_deliver(r, f, (int)v, false);
 		return;
 	}
 	exception_dump(r);
-	if (v == 8)
+	if (v == X86_TRAP_DF)
 		arch_panic("double fault on cpu %u", c->index);
-	if (v == 18)
+	if (v == X86_TRAP_MC)
 		arch_panic("machine check on cpu %u", c->index);
 	f = catch_find(CATCH_TEST);
 	if (!f)
@@ -168,7 +168,7 @@ void isr_dispatch(struct regs *r)
 {
 	unsigned v = (unsigned)r->vector;
 
-	if (v == 2) {
+	if (v == X86_TRAP_NMI) {
 		handle_nmi(r);
 		return;
 	}

@@ -224,7 +224,7 @@ static void ref_cpuid(struct tsc_calibration *c)
 	}
 	struct tsc_ref *rh = &c->ref[TSC_REF_HYPERVISOR];
 
-	if (cpuid(1).ecx & (1u << 31)) {
+	if (x86_cpu_has(X86_FEATURE_HYPERVISOR)) {
 		uint32_t hmax = cpuid(0x40000000).eax;
 
 		if (hmax >= 0x40000010 && hmax < 0x40010000 && cpuid(0x40000010).eax) {
