@@ -97,12 +97,8 @@ static bool first_duplicate(struct test_ctx *t, const uint32_t *v, unsigned n, u
 
 static bool gather_ids(struct test_ctx *t)
 {
-	static unsigned list[MAX_CPUS];
-	unsigned n = 0;
-
 	ids = t_alloc(t, plat_ncpus() * sizeof(*ids));
-	n = plat_online_cpus(list, sizeof(list) / sizeof(list[0]));
-	int rc = plat_call_many(list, n, read_ids, 0, 2000, NULL);
+	int rc = plat_call_online(read_ids, 0, 2000, NULL);
 
 	return rc == PLAT_OK || t_fail(t, "reading IDs on every CPU: %s", plat_strerror(rc));
 }
