@@ -7,10 +7,8 @@
  *
  *	TEST(mysuite, does_thing)
  *	{
- *		if (!feature) {
- *			t_skip(t, "CPU lacks X (CPUID.1:ECX[n])");
- *			return;
- *		}
+ *		if (!t_require(t, X86_FEATURE_INVPCID, "INVPCID"))
+ *			return;		// skipped: "CPU lacks INVPCID (CPUID.7.0:EBX[10])"
  *		t_check(t, a == b, "a=%d, expected %d", a, b);
  *	}
  *
