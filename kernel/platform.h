@@ -69,9 +69,10 @@ static inline uint64_t plat_cycles_to_ns(uint64_t cycles)
 /* Spin until cond is true or timeout_us passes on the TSC; the value is
  * whether cond became true (checked once more at the deadline).  The one
  * bounded busy-wait for suites: never spin on a bare while.  No PAUSE in
- * the loop: the waits it serves are the measured path of cross-CPU suites,
- * and under QEMU TCG a PAUSE leaves the translated block each time, which
- * starved tsc_order's writer enough to defeat its negative control. */
+ * the loop: the waits it serves sit in the measured path of cross-CPU
+ * suites, and under QEMU TCG each PAUSE leaves the translated block; with
+ * PAUSE in tsc_order's writer wait its negative control failed in 3 of 3
+ * TCG runs on the loaded build machine, without it it passed 3 of 3. */
 #define plat_spin_until(cond, timeout_us) \
 	({ \
 		uint64_t end_ = rdtsc_ordered() + plat_us_to_cycles(timeout_us); \
