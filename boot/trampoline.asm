@@ -147,11 +147,13 @@ tramp_lm:
 	mov	r9d, ebx
 .sim:
 	mov	r12d, r9d			; the CPUID answer, for the stray record
+	xor	r14d, r14d			; 1: simulated second claimant
 	test	dword [r15 + OFF(tramp_flags)], TF_SIM_ALIAS
 	jz	.lookup
 	cmp	r9d, [r15 + OFF(tramp_sim_from)]
 	jne	.lookup
 	mov	r9d, [r15 + OFF(tramp_sim_to)]
+	mov	r14d, 1
 
 	; 3. Find the slot with that APIC ID and claim it.
 .lookup:
@@ -166,6 +168,18 @@ tramp_lm:
 	dec	ecx
 	jmp	.next
 .found:
+	; The simulated impostor lets the real owner claim first (bounded), so
+	; the test always exercises the losing side of the CMPXCHG.
+	test	r14d, r14d
+	jz	.claim
+	mov	ecx, 0x4000000
+.let_owner:
+	cmp	dword [rsi + SLOT_STATE], SLOT_ARMED
+	jne	.claim
+	pause
+	dec	ecx
+	jnz	.let_owner
+.claim:
 	mov	eax, SLOT_ARMED
 	mov	edx, SLOT_CLAIMED
 	lock cmpxchg [rsi + SLOT_STATE], edx

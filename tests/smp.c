@@ -24,14 +24,14 @@ TEST(smp, online)
 		t_skip(t, "no usable MADT: single-CPU run");
 		return;
 	}
-	t_check(t, r->failed == 0, "%u enabled CPU(s) did not start (see the error lines above)",
-		r->failed);
 	/* CPUs that answered a start meant for another CPU, or claimed a
 	 * slot someone else had: parked at bring-up and reported there. */
 	unsigned strays = smpboot_check_strays();
 
 	t_check(t, strays == 0, "%u CPU(s) answered a start not meant for them or claimed a taken slot%s (see the error lines above)",
 		strays, r->fw_xapic_high ? ": the firmware left IDs above 255 in xAPIC mode" : "");
+	t_check(t, r->failed == 0, "%u enabled CPU(s) did not start (see the error lines above)",
+		r->failed);
 	if (r->late)
 		t_diag(t, "%u CPU(s) arrived after they were given up and were parked", r->late);
 	/* Every Enabled MADT CPU is online unless the command line left it

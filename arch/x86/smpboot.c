@@ -250,15 +250,41 @@ static void apic_start_ipi(uint32_t id, uint32_t icr, bool broadcast)
 	apic_wait_icr_idle(1000);
 }
 
+static bool alias8(uint32_t started, uint32_t other)
+{
+	return (started & 0xff) == 0xff || (started & 0xff) == (other & 0xff);
+}
+
+/* Which start woke a CPU that was not being started: the stray read the
+ * APIC ID being started when it entered the trampoline, which under a
+ * busy host can be a later start than the one that woke it; so look back
+ * from there for the start whose destination matches it on 8 bits. */
+static uint32_t culprit(uint32_t target, uint32_t id, bool sim)
+{
+	unsigned t = nslots;
+
+	if (sim)	/* the simulated broadcast goes with the first start */
+		return slots[0].apic_id;
+	for (unsigned i = 0; i < nslots; i++)
+		if (slots[i].apic_id == target)
+			t = i;
+	if (t == nslots)
+		return target;
+	for (unsigned i = t + 1; i-- > 0;)
+		if (alias8(slots[i].apic_id, id))
+			return slots[i].apic_id;
+	return target;
+}
+
 static const char *why_alias(uint32_t a, uint32_t b, bool sim)
 {
 	if (sim)
 		return "[simulate=ap-alias]";
-	if ((a & 0xff) == 0xff && !apic_fw_x2apic)
+	if (!alias8(a, b) || apic_fw_x2apic)
+		return "the start IPI reached a CPU it was not addressed to";
+	if ((a & 0xff) == 0xff)
 		return "firmware left APs in xAPIC mode, where destination 0xFF (the low 8 bits of this ID) is the broadcast address";
-	if (a != b && (a & 0xff) == (b & 0xff) && !apic_fw_x2apic)
-		return "firmware left IDs above 255 in xAPIC mode, where a destination matches on its low 8 bits";
-	return "the start IPI reached a CPU it was not addressed to";
+	return "firmware left IDs above 255 in xAPIC mode, where a destination matches on its low 8 bits";
 }
 
 /* Report every stray recorded since the last call.  Returns how many
@@ -281,24 +307,25 @@ static unsigned report_strays(bool sim)
 			continue;
 		}
 		errors++;
-		if (s->apic_id != s->claimed)
-			rep_error("smp", "a CPU whose CPUID says APIC ID %u identified itself as APIC ID %u %s; parked it",
-				  s->apic_id, s->claimed, sim ? "[simulate=ap-alias]" : "");
-		if (s->reason == SLOT_CLAIMED)
-			rep_error("smp", "APIC ID %u answered twice: a second CPU claimed its slot and was parked (%s)",
-				  s->claimed, sim ? "[simulate=ap-alias]" :
-				  "two CPUs report one initial APIC ID");
-		else if (s->reason == SLOT_IDLE && s->target != 0xffffffffu)
-			rep_error("smp", "APIC IDs %u and %u answered one start (INIT/SIPI for APIC ID %u): %s; parked APIC ID %u until its own start",
-				  s->target, s->claimed, s->target, why_alias(s->target, s->claimed, sim),
+		if (s->reason == SLOT_CLAIMED && s->apic_id != s->claimed) {
+			rep_error("smp", "APIC ID %u answered twice: a second CPU (CPUID says APIC ID %u) identified itself as %u and found the slot claimed; parked it%s",
+				  s->claimed, s->apic_id, s->claimed, sim ? " [simulate=ap-alias]" : "");
+		} else if (s->reason == SLOT_CLAIMED) {
+			rep_error("smp", "APIC ID %u answered twice: a second CPU with that initial APIC ID found the slot claimed; parked it",
 				  s->claimed);
-		else if (s->reason == SLOT_IDLE)
+		} else if (s->reason == SLOT_IDLE && s->target != 0xffffffffu) {
+			uint32_t c = culprit(s->target, s->claimed, sim);
+
+			rep_error("smp", "APIC IDs %u and %u answered one start (INIT/SIPI for APIC ID %u): %s; parked APIC ID %u until its own start",
+				  c, s->claimed, c, why_alias(c, s->claimed, sim), s->claimed);
+		} else if (s->reason == SLOT_IDLE) {
 			rep_error("smp", "APIC ID %u started though it was not being started; parked it",
 				  s->claimed);
-		else
-			rep_error("smp", "APIC ID %u started but is not an enabled MADT CPU being started%s%s; parked it",
-				  s->claimed, s->target != 0xffffffffu ? " (during the start of another)" : "",
-				  !apic_fw_x2apic && s->claimed > 0xff ? " (xAPIC aliasing)" : "");
+		} else {
+			rep_error("smp", "APIC ID %u started but is not an enabled MADT CPU being started%s; parked it",
+				  s->claimed, !apic_fw_x2apic && s->claimed > 0xff ?
+				  " (firmware left it in xAPIC mode, where a start for another ID with the same low 8 bits reaches it)" : "");
+		}
 	}
 	if (n > STRAYS_MAX && !result.strays_overflow) {
 		result.strays_overflow = n - STRAYS_MAX;
