@@ -8,12 +8,14 @@
  * reports it by ID.
  *
  * Why it matters: a local APIC in xAPIC mode matches a physical destination
- * on its low 8 bits only (SDM vol. 3 §11.6.2.1: an xAPIC ID is 8 bits), so
- * when firmware leaves the APs in xAPIC mode (qboot does; the rule is that
- * CPUs with IDs above 254 are handed over in x2APIC mode, SDM vol. 3
- * §11.12.8 and the ACPI MADT x2APIC entries) an INIT or SIPI for APIC ID k
- * also reaches k+256, k+512...  Each AP enables x2APIC as the first thing it
- * does in the trampoline, after which it matches only its own 32-bit ID.
+ * on its low 8 bits only, and 0xFF there is the broadcast destination (SDM
+ * vol. 3 §11.6.2.1, physical destination mode), so when firmware leaves the
+ * APs in xAPIC mode (qboot does; the rule is that BIOS hands over in x2APIC
+ * mode when any CPU has an APIC ID of 255 or more, SDM vol. 3 §11.12.7) an
+ * INIT or SIPI for APIC ID k also reaches k+256, k+512..., and one for an ID
+ * ending in 0xFF reaches every xAPIC-mode CPU.  Each AP enables x2APIC as
+ * the first thing it does in the trampoline, after which it matches only
+ * its own 32-bit ID.
  *
  * Parallel start (default): all slots are armed, INIT goes to every AP,
  * then SIPI to every AP, then a second SIPI to each AP that has not claimed
@@ -639,6 +641,9 @@ void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
 		result.started++;
 	}
 	mfence();
+	rep_diag("smp: %s start: %u of %u APs online; trampoline counters: %u CPU(s) reached real mode, %u protected mode, %u long mode, %u claimed a slot or parked",
+		 serial ? "serial" : "parallel", result.started, nslots, counter(tramp_n_real),
+		 counter(tramp_n_pm), counter(tramp_n_lm), counter(tramp_n_sorted));
 	report_strays(o->simulate & SIM_AP_ALIAS);
 	if (result.skipped && o->cpus)
 		rep_diag("smp: cpus=%u: %u enabled CPU(s) not started", o->cpus, result.skipped);
