@@ -324,9 +324,9 @@ static unsigned report_strays(bool sim)
 			rep_error("smp", "APIC ID %u started though it was not being started; parked it",
 				  s->claimed);
 		} else {
-			rep_error("smp", "APIC ID %u started but is not an enabled MADT CPU being started%s; parked it",
-				  s->claimed, !apic_fw_x2apic && s->claimed > 0xff ?
-				  " (firmware left it in xAPIC mode, where a start for another ID with the same low 8 bits reaches it)" : "");
+			rep_error("smp", "APIC ID %u started though no start was meant for it (no slot: not an enabled MADT CPU, or left out by cpus=)%s; parked it",
+				  s->claimed, !apic_fw_x2apic && s->claimed > 0xfe ?
+				  ": firmware left it in xAPIC mode, where a start for another ID with the same low 8 bits reaches it" : "");
 		}
 	}
 	if (n > STRAYS_MAX && !result.strays_overflow) {
