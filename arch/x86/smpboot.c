@@ -44,6 +44,7 @@
 #include "kernel/percpu.h"
 #include "kernel/report.h"
 #include "kernel/smp.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 
 extern const uint8_t trampoline_start[], trampoline_end[];
@@ -357,18 +358,28 @@ static void collect(unsigned i, uint64_t now, bool *seen)
 
 /* Give up on slot i: a late claimant parks; one that claimed and is
  * still on its way halts in ap_entry; INIT puts it in wait-for-SIPI. */
+static unsigned serial_base[3];	/* serial: stage counters before this start */
+static bool serial_mode;
+
 static void give_up(unsigned i, unsigned timeout_ms)
 {
 	struct percpu *p = slot_cpu(i);
 	uint32_t armed = SLOT_ARMED;
+	char since[120] = "";
 
 	p->lost = true;
 	(void)__atomic_compare_exchange_n(&slots[i].state, &armed, SLOT_GIVEN_UP, false,
 					  __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 	mfence();
 	result.failed++;
-	rep_error("smp", "APIC ID %u (ACPI UID %u) did not start within %u ms: got as far as %s after %u SIPI(s); continuing without it",
-		  slots[i].apic_id, p->acpi_uid, timeout_ms, slot_stage(i), slot_sipis[i]);
+	/* Serial: only this start was in flight, so the shared stage counters
+	 * say how far it got before identifying itself. */
+	if (serial_mode)
+		rl_snprintf(since, sizeof(since), " (since its INIT: %u CPU(s) entered real mode, %u protected mode, %u long mode)",
+			    counter(tramp_n_real) - serial_base[0], counter(tramp_n_pm) - serial_base[1],
+			    counter(tramp_n_lm) - serial_base[2]);
+	rep_error("smp", "APIC ID %u (ACPI UID %u) did not start within %u ms: got as far as %s%s after %u SIPI(s); continuing without it",
+		  slots[i].apic_id, p->acpi_uid, timeout_ms, slot_stage(i), since, slot_sipis[i]);
 	apic_send(slots[i].apic_id, APIC_DM_INIT | APIC_INT_LEVELTRIG | APIC_INT_ASSERT);
 	apic_wait_icr_idle(1000);
 	apic_send(slots[i].apic_id, APIC_DM_INIT | APIC_INT_LEVELTRIG);
@@ -464,6 +475,10 @@ static void start_serial(bool slow, unsigned timeout_ms, const struct options *o
 		struct percpu *p = slot_cpu(i);
 
 		TRAMP_FIELD(uint32_t, tramp_target) = id;
+		serial_mode = true;
+		serial_base[0] = counter(tramp_n_real);
+		serial_base[1] = counter(tramp_n_pm);
+		serial_base[2] = counter(tramp_n_lm);
 		slots[i].state = SLOT_ARMED;
 		mfence();
 		(void)apic_read_esr();
