@@ -8,7 +8,7 @@
 
 const char cmdline_valid_options[] =
 	"console= tests= skip= quick verbose nosmp novga iters= seed= cpus= "
-	"timeout= ap_timeout= exit= apic= simulate=";
+	"timeout= ap_timeout= exit= apic= simulate= smpboot=";
 
 static void error(struct options *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -162,7 +162,7 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 		if (!has_val) {
 			static const char *const valued[] = {
 				"console", "tests", "skip", "iters", "seed", "cpus",
-				"timeout", "ap_timeout", "exit", "apic", "simulate",
+				"timeout", "ap_timeout", "exit", "apic", "simulate", "smpboot",
 			};
 			bool known = false;
 
@@ -228,10 +228,20 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 					o->simulate |= SIM_X2APIC_NOSTICK;
 				else if (slice_eq(item, "ap-nostart"))
 					o->simulate |= SIM_AP_NOSTART;
+				else if (slice_eq(item, "ap-alias"))
+					o->simulate |= SIM_AP_ALIAS;
 				else
-					error(o, "cmdline: simulate=%s: valid values are x2apic-nostick, ap-nostart",
+					error(o, "cmdline: simulate=%s: valid values are x2apic-nostick, ap-nostart, ap-alias",
 					      echo(item, e, sizeof(e)));
 			}
+		} else if (slice_eq(key, "smpboot")) {
+			if (slice_eq(val, "parallel"))
+				o->smpboot = SMPBOOT_PARALLEL;
+			else if (slice_eq(val, "serial"))
+				o->smpboot = SMPBOOT_SERIAL;
+			else
+				error(o, "cmdline: smpboot=%s: valid values are parallel, serial",
+				      echo(val, e, sizeof(e)));
 		} else {
 			error(o, "cmdline: unknown option '%s' (valid: %s)",
 			      echo(tok, e, sizeof(e)), cmdline_valid_options);
@@ -283,10 +293,14 @@ int cmdline_format(const struct options *o, char *buf, size_t size)
 	if (o->apic != APIC_AUTO)
 		ADD("%sapic=%s", len ? " " : "", o->apic == APIC_XAPIC ? "xapic" : "x2apic");
 	if (o->simulate)
-		ADD("%ssimulate=%s%s%s", len ? " " : "",
+		ADD("%ssimulate=%s%s%s%s%s", len ? " " : "",
 		    (o->simulate & SIM_X2APIC_NOSTICK) ? "x2apic-nostick" : "",
-		    (o->simulate & SIM_X2APIC_NOSTICK) && (o->simulate & SIM_AP_NOSTART) ? "," : "",
-		    (o->simulate & SIM_AP_NOSTART) ? "ap-nostart" : "");
+		    (o->simulate & SIM_X2APIC_NOSTICK) && (o->simulate & ~SIM_X2APIC_NOSTICK) ? "," : "",
+		    (o->simulate & SIM_AP_NOSTART) ? "ap-nostart" : "",
+		    (o->simulate & SIM_AP_NOSTART) && (o->simulate & SIM_AP_ALIAS) ? "," : "",
+		    (o->simulate & SIM_AP_ALIAS) ? "ap-alias" : "");
+	if (o->smpboot == SMPBOOT_SERIAL)
+		ADD("%ssmpboot=serial", len ? " " : "");
 #undef ADD
 	return (int)len;
 }
@@ -305,5 +319,5 @@ bool options_equal(const struct options *a, const struct options *b)
 	       a->seed_set == b->seed_set && a->cpus == b->cpus &&
 	       a->timeout_s == b->timeout_s && a->ap_timeout_ms == b->ap_timeout_ms &&
 	       a->exit_mode == b->exit_mode && a->apic == b->apic &&
-	       a->simulate == b->simulate;
+	       a->simulate == b->simulate && a->smpboot == b->smpboot;
 }

@@ -10,6 +10,10 @@
  *                              did not stick, to exercise the xAPIC fallback
  *   simulate=ap-nostart        test hook: send the first AP INIT but no
  *                              SIPI, to exercise the AP-timeout path
+ *   simulate=ap-alias          test hook: the first AP start is broadcast
+ *                              (every AP answers it) and the second AP
+ *                              identifies itself as the first
+ *   smpboot=parallel|serial    start all APs at once (default) or one by one
  *
  * A first token that looks like the kernel's path (QEMU and some loaders
  * pass it) is skipped.  An unknown option or bad value produces one error
@@ -31,6 +35,9 @@ enum apic_pref { APIC_AUTO = 0, APIC_XAPIC, APIC_X2APIC };
 
 #define SIM_X2APIC_NOSTICK	(1u << 0)
 #define SIM_AP_NOSTART		(1u << 1)
+#define SIM_AP_ALIAS		(1u << 2)
+
+enum smpboot_mode { SMPBOOT_PARALLEL = 0, SMPBOOT_SERIAL };
 
 struct options {
 	struct console_spec consoles[CONSOLE_MAX_UARTS];
@@ -47,6 +54,7 @@ struct options {
 	enum exit_mode exit_mode;
 	enum apic_pref apic;
 	uint32_t simulate;		/* SIM_* bits */
+	enum smpboot_mode smpboot;
 
 	char errors[CMDLINE_MAX_ERRORS][CMDLINE_ERROR_LEN];
 	unsigned nerrors;

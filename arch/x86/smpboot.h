@@ -1,9 +1,11 @@
 /* Starting the application processors (INIT-SIPI-SIPI, SDM vol. 3
- * §9.4.4; docs/platform-notes.md "AP start-up delays") through the real-mode trampoline in
- * boot/trampoline.asm. */
+ * §9.4.4) through the real-mode trampoline in boot/trampoline.asm.  Each AP
+ * identifies itself from CPUID and claims its slot atomically; APs start in
+ * parallel unless smpboot=serial.  See smpboot.c for the aliasing rules. */
 #ifndef RINGLAB_ARCH_X86_SMPBOOT_H
 #define RINGLAB_ARCH_X86_SMPBOOT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct acpi_info;
@@ -17,6 +19,12 @@ struct smpboot_result {
 	unsigned started;	/* reached ap_main */
 	unsigned failed;
 	unsigned skipped;	/* not started: cpus=, nosmp, not addressable */
+	unsigned strays;	/* CPUs that answered a start not meant for them,
+				 * or claimed a taken slot: parked, errors */
+	unsigned strays_overflow;	/* more strays than the table lists */
+	unsigned late;		/* arrived after being given up: parked */
+	unsigned fw_xapic_high;	/* IDs > 254 while firmware left xAPIC mode */
+	bool serial;		/* smpboot=serial */
 	uint64_t total_cycles;	/* whole bring-up */
 };
 
@@ -24,5 +32,7 @@ struct smpboot_result {
 void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
 		       const struct options *o, struct smpboot_result *res);
 const struct smpboot_result *smpboot_get_result(void);
+/* Report strays that arrived since bring-up; returns the error total. */
+unsigned smpboot_check_strays(void);
 
 #endif

@@ -42,7 +42,8 @@ static void check_invariants(const struct options *x)
 	}
 	assert_true(x->exit_mode <= EXIT_REBOOT);
 	assert_true(x->apic <= APIC_X2APIC);
-	assert_int_equal(x->simulate & ~SIM_X2APIC_NOSTICK, 0);
+	assert_int_equal(x->simulate & ~(SIM_X2APIC_NOSTICK | SIM_AP_NOSTART | SIM_AP_ALIAS), 0);
+	assert_true(x->smpboot <= SMPBOOT_SERIAL);
 }
 
 /* Parse n bytes of text from an exact-size, unterminated heap copy. */
@@ -257,7 +258,7 @@ static void test_unknown_option(void **state)
 	/* the valid list names every option */
 	const char *names[] = { "console=", "tests=", "skip=", "quick", "verbose", "nosmp",
 				"novga", "iters=", "seed=", "cpus=", "timeout=",
-				"ap_timeout=", "exit=", "apic=", "simulate=" };
+				"ap_timeout=", "exit=", "apic=", "simulate=", "smpboot=" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		assert_non_null(strstr(cmdline_valid_options, names[i]));
@@ -576,6 +577,25 @@ static void test_enums_and_simulate(void **state)
 	assert_error("simulate=foo:");
 	assert_error("simulate=bar:");
 	assert_int_equal(o.simulate, SIM_X2APIC_NOSTICK);
+
+	/* AP bring-up: the aliasing hook and the start mode, round-tripped */
+	char buf[256];
+	struct options back;
+
+	assert_int_equal(parse("simulate=ap-alias,ap-nostart smpboot=serial"), 0);
+	assert_int_equal(o.simulate, SIM_AP_ALIAS | SIM_AP_NOSTART);
+	assert_int_equal(o.smpboot, SMPBOOT_SERIAL);
+	cmdline_format(&o, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "simulate=ap-nostart,ap-alias"));
+	assert_non_null(strstr(buf, "smpboot=serial"));
+	assert_int_equal(cmdline_parse(buf, strlen(buf), &back), 0);
+	assert_true(options_equal(&o, &back));
+	parse("smpboot=parallel");
+	assert_int_equal(o.smpboot, SMPBOOT_PARALLEL);
+	assert_int_equal(parse("smpboot=both"), 1);
+	assert_one_error("cmdline: smpboot=both: valid values are parallel, serial");
+	assert_int_equal(parse("smpboot"), 1);
+	assert_one_error("cmdline: 'smpboot' needs a value (smpboot=...)");
 }
 
 static void test_flag_with_value_and_value_missing(void **state)
