@@ -132,6 +132,8 @@ void kmain(uint32_t magic, uint32_t info)
 	tsc_early_guess();
 	mbi_parse(magic, info, &boot_info);
 	cmdline_parse(boot_info.cmdline, sizeof(boot_info.cmdline), &boot_options);
+	if (boot_info.cmdline_truncated)
+		cmdline_note_truncated(&boot_options, sizeof(boot_info.cmdline) - 1);
 	console_configure(boot_options.consoles, boot_options.nconsoles,
 			  boot_info.proto && !mbi_is_uefi(&boot_info) && !boot_options.novga,
 			  report, sizeof(report));
