@@ -7,6 +7,7 @@
 #include "arch/x86/apic_timer.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/mptable.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/smpboot.h"
 #include "arch/x86/tsc.h"
@@ -153,6 +154,16 @@ void kmain(uint32_t magic, uint32_t info)
 	acpi_init(&acpi, boot_info.has_rsdp ? boot_info.rsdp : 0, boot_info.rsdp_len,
 		  boot_info.rsdp_tag == 15 ? "multiboot2-tag15" : "multiboot2-tag14");
 	PRINT_ERRORS(acpi.errors, acpi.nerrors);
+	if (!acpi.have_madt) {
+		/* No ACPI CPU list: the Intel MP table, as memtest86+ does. */
+		static struct mp_info mp;
+
+		if (mptable_fill(&acpi, &mp))
+			rep_diag("smp: no usable MADT; %u enabled CPU(s) of %u from the MP table (spec 1.%u) found in %s at 0x%llx",
+				 mp.ncpus_enabled, mp.ncpus, mp.spec_rev, mp.fps_where,
+				 (unsigned long long)mp.fps_phys);
+		PRINT_ERRORS(mp.errors, mp.nerrors);
+	}
 	fw_addresses_check(&boot_info, &acpi);
 
 	boot_in_qemu = (boot_info.has_loader && !strncmp(boot_info.loader, "qemu", 4)) ||
