@@ -16,6 +16,7 @@
 #include "kernel/console.h"
 #include "kernel/exit.h"
 #include "kernel/fwcheck.h"
+#include "kernel/lost.h"
 #include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/report.h"
@@ -186,6 +187,7 @@ void kmain(uint32_t magic, uint32_t info)
 	print_identity(&sr);
 	rep_id("seed", "%llu", (unsigned long long)seed);
 	print_boot_details();
+	lost_calibrate();
 	bsp.activity = "runner";
 	runner_select(&boot_options, &tot);
 	runner_run(&boot_options, seed, &tot);
