@@ -22,7 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned mode = data[0] % 5;
 
 	data++, size--;
-	memset(&ai, 0, sizeof(ai));
+	/* Everything but the 128 KiB CPU array, which ncpus bounds. */
+	memset(&ai, 0, offsetof(struct acpi_info, cpus));
+	memset(&ai.ncpus, 0, sizeof(ai) - offsetof(struct acpi_info, ncpus));
 	switch (mode) {
 	case 0:
 		acpi_parse_madt(&ai, data, (uint32_t)size);
@@ -36,14 +38,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 3: {
 		size_t r = size < 36 ? size : 36;
 
-		fz_mem_add(0x7ffe0000u, 0x20000, data + r, size - r);
+		fz_mem_add(0x7ffe0000u, size - r + 1, data + r, size - r);
 		acpi_init(&ai, data, r, "fuzz");
 		break;
 	}
 	case 4:
 		/* the BDA (EBDA segment, base memory size) and the BIOS ROM */
 		fz_mem_add(0, 0x1000, NULL, 0);
-		fz_mem_add(0xF0000, 0x10000, data, size);
+		fz_mem_add(0xF0000, size < 0x10000 ? size + 1 : 0x10000, data, size);
 		mptable_fill(&ai, &mp);
 		break;
 	}

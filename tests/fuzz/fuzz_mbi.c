@@ -1,6 +1,6 @@
 /* libFuzzer harness: kernel/mbi.c.  Byte 0 picks multiboot1 or 2; the rest
- * is the info block at 0x10000 inside a 128 KiB region at 0 (pointers in
- * it may reach anywhere in that region, or outside it). */
+ * is the info block at 0x10000, after 64 KiB of zeroed low memory
+ * (pointers in it may reach anywhere there, or outside). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -15,15 +15,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct boot_info bi;
-	static uint8_t low[LOW];
-
 	if (size < 1)
 		return 0;
 	uint32_t magic = (data[0] & 1) ? MB2_BOOTLOADER_MAGIC : MB1_BOOTLOADER_MAGIC;
 
-	memset(low, 0, sizeof(low));
-	memcpy(low + INFO, data + 1, size - 1 < LOW - INFO ? size - 1 : LOW - INFO);
-	fz_mem_add(0, LOW, low, LOW);
+	/* Low memory (the BDA and the EBDA) zero, the info block as given. */
+	fz_mem_add(0, INFO, NULL, 0);
+	fz_mem_add(INFO, size < LOW - INFO ? size : LOW - INFO, data + 1, size - 1);
 	mbi_parse(magic, INFO, &bi);
 	for (unsigned i = 0; i < bi.nerrors && i < MBI_MAX_ERRORS; i++)
 		if (strnlen(bi.errors[i], MBI_ERROR_LEN) >= MBI_ERROR_LEN)
