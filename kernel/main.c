@@ -17,6 +17,7 @@
 #include "kernel/exit.h"
 #include "kernel/fwcheck.h"
 #include "kernel/lost.h"
+#include "kernel/nmi_watch.h"
 #include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/report.h"
@@ -188,6 +189,7 @@ void kmain(uint32_t magic, uint32_t info)
 	rep_id("seed", "%llu", (unsigned long long)seed);
 	print_boot_details();
 	lost_calibrate();
+	nmi_watch_start();
 	bsp.activity = "runner";
 	runner_select(&boot_options, &tot);
 	runner_run(&boot_options, seed, &tot);

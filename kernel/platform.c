@@ -10,6 +10,7 @@
 #include "arch/x86/tsc_read.h"
 #include "arch/x86/vectors.h"
 #include "kernel/mm.h"
+#include "kernel/nmi_watch.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/test.h"
@@ -54,6 +55,8 @@ void plat_run_case(struct test_ctx *t)
 	struct catch_frame f;
 
 	c->activity = t->full_name;
+	c->timeout_by = 0;
+	nmi_watch_case_begin(t->deadline_tsc);
 	sti();
 	if (t->deadline_tsc)
 		watchdog_arm(t->deadline_tsc);
@@ -61,6 +64,12 @@ void plat_run_case(struct test_ctx *t)
 	if (catch_enter(&f) == 0) {
 		t->tc->fn(t);
 		catch_pop(&f);
+	} else if (f.vector == CATCH_TIMEOUT && c->timeout_by) {
+		t->result = RES_TIMEOUT;
+		rl_snprintf(t->reason, sizeof(t->reason),
+			    "budget of %llu ms exceeded with interrupts off; stopped by an NMI from watcher cpu %u at rip=0x%llx",
+			    (unsigned long long)t->budget_ms, c->timeout_by,
+			    (unsigned long long)f.fault_rip);
 	} else if (f.vector == CATCH_TIMEOUT) {
 		t->result = RES_TIMEOUT;
 		rl_snprintf(t->reason, sizeof(t->reason),
@@ -71,6 +80,7 @@ void plat_run_case(struct test_ctx *t)
 		t->result = RES_FAIL;
 		describe_fault(t, &f);
 	}
+	nmi_watch_case_end();
 	watchdog_disarm();
 	/* Leave the machine as the next case expects it, whatever this one
 	 * did or was interrupted doing. */
