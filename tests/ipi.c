@@ -383,7 +383,7 @@ static void tp_worker(void *arg)
 	struct slot *s = &slots[me];
 	uint64_t done = 0;
 
-	if (!tsc_barrier_wait(&c->bar, tsc_ms_to_cycles(2000))) {
+	if (!tsc_barrier_wait(&c->bar, tsc_us_to_cycles(T_LOST_US))) {	/* scaled: issue 12 D6 */
 		c->lost++;
 		return;
 	}
@@ -425,7 +425,7 @@ static bool run_throughput(struct test_ctx *t, const unsigned *part, const unsig
 	for (unsigned i = 0; i < plat_ncpus(); i++)
 		tp.count[i] = 0;
 	tsc_barrier_init(&tp.bar, n, tsc_us_to_cycles(200));
-	int rc = plat_call_many(list, n, tp_worker, &tp, duration_ms + 3000, NULL);
+	int rc = plat_call_many(list, n, tp_worker, &tp, duration_ms + 2 * T_LOST_US / 1000, NULL);
 
 	*total = 0;
 	for (unsigned i = 0; i < n; i++)

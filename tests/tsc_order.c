@@ -123,7 +123,7 @@ static void writer(struct run *r)
 	/* Start the clock only once the readers are really running: on an
 	 * emulator sharing host cores a reader's vCPU can be descheduled for
 	 * the whole window otherwise, and see nothing. */
-	uint64_t give_up = rdtsc_lfence() + plat_ns_to_cycles(2000000000ull);
+	uint64_t give_up = rdtsc_lfence() + plat_ns_to_cycles(T_LOST_US * 1000ull);
 
 	while ((!r->ready_a || (r->shape == S_LOAD3 && !r->ready_b)) && rdtsc_lfence() < give_up)
 		;
@@ -224,7 +224,7 @@ static void participant(void *arg)
 	struct run *r = arg;
 	unsigned me = plat_this_cpu();
 
-	if (!tsc_barrier_wait(&r->bar, plat_ns_to_cycles(2000000000ull))) {
+	if (!tsc_barrier_wait(&r->bar, plat_ns_to_cycles(T_LOST_US * 1000ull))) {
 		r->failed_barrier++;
 		r->stop = 1;
 		return;
@@ -315,7 +315,7 @@ static bool run_one(struct test_ctx *t, enum shape sh, enum variant v, int64_t s
 
 	list[n - 1] = 0;	/* CPU 0 last: it runs inline */
 	tsc_barrier_init(&r->bar, n, plat_ns_to_cycles(100000));
-	int rc = plat_call_many(list, n, participant, r, 5000 + (t->quick ? 20 : 500), NULL);
+	int rc = plat_call_many(list, n, participant, r, 2 * T_LOST_US / 1000 + 1000 + (t->quick ? 20 : 500), NULL);
 
 	if (rc != PLAT_OK || r->failed_barrier) {
 		t_fail(t, "%s: cross-CPU run failed: %s", vname[v],
