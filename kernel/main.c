@@ -194,6 +194,13 @@ void kmain(uint32_t magic, uint32_t info)
 	runner_select(&boot_options, &tot);
 	runner_run(&boot_options, seed, &tot);
 
+	/* Firmware errors are part of the verdict (issue 12 D5): with no CPU
+	 * list at all the other CPUs were never tested, so even a run that
+	 * did not include smp.online is not a clean pass. */
+	bool no_enumeration = !acpi.have_madt;
+
+	if (no_enumeration && !tot.failed)
+		rep_error("smp", "no CPU enumeration (no usable MADT or MP table): only the boot CPU was tested; the run cannot pass");
 	rep_summary(tot.passed, tot.failed, tot.skipped);
 	int code = EXIT_PASS;
 	const char *status = "pass";
@@ -201,7 +208,8 @@ void kmain(uint32_t magic, uint32_t info)
 	if (tot.failed) {
 		code = EXIT_FAIL;
 		status = "fail";
-	} else if (boot_options.nerrors || boot_options.nerrors_dropped || tot.selection_errors) {
+	} else if (boot_options.nerrors || boot_options.nerrors_dropped || tot.selection_errors ||
+		   no_enumeration) {
 		code = EXIT_CONFIG;
 		status = "config-error";
 	}

@@ -255,7 +255,7 @@ struct sync_bound {
 #define SYNC_IRQOFF_SLICE_NS	10000000ull
 /* Fewest rounds a measurement cut short by its budget share still counts
  * with: every round's bound is valid, fewer only make it looser. */
-#define SYNC_MIN_ROUNDS		20
+#define SYNC_MIN_ROUNDS		1
 static struct test_ctx *sync_t;	/* for t_expired() between slices */
 static uint64_t share_end;	/* this measurement's share of the budget (TSC) */
 static unsigned fewest_rounds;	/* over the measurements that counted */
@@ -325,7 +325,9 @@ static bool measure_sync(unsigned cpu, unsigned rounds, int64_t fake, struct syn
 				plat_irq_restore(flags);
 				irqs_off = false;
 			}
-			if (!irqs_off && out_of_share()) {
+			/* The round in flight may use more than its share (at
+			 * least one round per CPU), not more than the budget. */
+			if (!irqs_off && sync_t && t_expired(sync_t)) {
 				answered = false;
 				break;
 			}
