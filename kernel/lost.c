@@ -52,10 +52,10 @@ static void spin(void *arg)
 	unsigned slot = plat_this_cpu();
 
 	(void)arg;
-	uint64_t prev = rdtsc_lfence(), end = prev + spin_cycles, gap = 0;
+	uint64_t prev = lfence_rdtsc(), end = prev + spin_cycles, gap = 0;
 
 	for (uint64_t now = prev; now < end; prev = now) {
-		now = rdtsc_lfence();
+		now = lfence_rdtsc();
 		if (now - prev > gap)
 			gap = now - prev;
 	}
@@ -96,13 +96,13 @@ void lost_calibrate(void)
 	/* 2. round trips of an empty call to each AP. */
 	for (unsigned i = 0; i + 1 < n; i++) {
 		for (unsigned k = 0; k < LOST_PINGS; k++) {
-			uint64_t t0 = rdtsc_lfence();
+			uint64_t t0 = lfence_rdtsc();
 
 			if (plat_call(list[i], noop, NULL, T_LOST_BASE_US / 1000) != PLAT_OK) {
 				failed++;
 				break;
 			}
-			uint64_t d = rdtsc_lfence() - t0;
+			uint64_t d = lfence_rdtsc() - t0;
 
 			calls++;
 			if (d > rtt)

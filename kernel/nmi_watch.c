@@ -32,7 +32,7 @@ static volatile uint64_t deadline, seq, heartbeat, sent_seq;
 
 static void tick(void)
 {
-	uint64_t now = rdtsc_lfence(), s = seq, d = deadline;
+	uint64_t now = lfence_rdtsc(), s = seq, d = deadline;
 
 	heartbeat = now;
 	if (!d || s == sent_seq || now < d + plat_ns_to_cycles(NMI_WATCH_GRACE_MS * 1000000ull))
@@ -46,7 +46,7 @@ static void tick(void)
 static void start_tick(void *arg)
 {
 	(void)arg;
-	heartbeat = rdtsc_lfence();
+	heartbeat = lfence_rdtsc();
 	timer_set_tick(tick, plat_ns_to_cycles(NMI_WATCH_PERIOD_MS * 1000000ull));
 }
 
@@ -84,7 +84,7 @@ void nmi_watch_case_begin(uint64_t deadline_tsc)
 		return;
 	/* A test that claimed the watcher's timer (or switched APIC mode)
 	 * may have stopped its tick: start it again. */
-	if (rdtsc_lfence() - heartbeat > plat_ns_to_cycles(4 * NMI_WATCH_PERIOD_MS * 1000000ull) &&
+	if (lfence_rdtsc() - heartbeat > plat_ns_to_cycles(4 * NMI_WATCH_PERIOD_MS * 1000000ull) &&
 	    !arm(watcher))
 		rep_warn("watchdog", "watcher cpu %u did not restart its tick", watcher);
 }

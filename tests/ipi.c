@@ -63,7 +63,7 @@ static volatile unsigned pong_from;
 
 static void call_irq(struct regs *r)
 {
-	uint64_t t = rdtsc_lfence();
+	uint64_t t = lfence_rdtsc();
 	struct rx *x = &rxs[this_cpu()->index];
 
 	(void)r;
@@ -87,7 +87,7 @@ static void ping_irq(struct regs *r)
 static void pong_irq(struct regs *r)
 {
 	(void)r;
-	pong_tsc = rdtsc_lfence();
+	pong_tsc = lfence_rdtsc();
 }
 
 static bool setup(struct test_ctx *t)
@@ -134,10 +134,10 @@ static bool enter_mode(struct test_ctx *t, enum apic_mode m)
 
 static bool wait_ack(struct slot *s, uint64_t q)
 {
-	uint64_t end = rdtsc() + tsc_us_to_cycles(T_LOST_US);
+	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(T_LOST_US);
 
 	while (__atomic_load_n(&s->ack, __ATOMIC_ACQUIRE) != q)
-		if (rdtsc() > end)
+		if (rdtsc_ordered() > end)
 			return false;
 	return true;
 }
@@ -216,7 +216,7 @@ TEST(ipi, oneway)
 
 					apic_wait_icr_idle(1000);
 					s->req = q;
-					uint64_t t0 = rdtsc_lfence();
+					uint64_t t0 = lfence_rdtsc();
 
 					s->t_send = t0;
 					pre_icr((enum fence)f);
@@ -271,13 +271,13 @@ TEST(ipi, roundtrip)
 				for (size_t i = 0; i < n; i++) {
 					apic_wait_icr_idle(1000);
 					pong_tsc = 0;
-					uint64_t t0 = rdtsc_lfence();
+					uint64_t t0 = lfence_rdtsc();
 
 					pre_icr((enum fence)f);
 					apic_icr_write_raw(dest, APIC_DM_FIXED | vec_ping);
 					uint64_t end = t0 + tsc_us_to_cycles(T_LOST_US);
 
-					while (!pong_tsc && rdtsc() < end)
+					while (!pong_tsc && rdtsc_ordered() < end)
 						;
 					if (!pong_tsc)
 						lost++;
@@ -305,7 +305,7 @@ TEST(ipi, roundtrip)
 static uint64_t time_icr_writes(uint32_t dest, uint32_t icr, unsigned count, enum fence f)
 {
 	bool xapic = apic_mode == APIC_MODE_XAPIC;
-	uint64_t t0 = rdtsc_lfence();
+	uint64_t t0 = lfence_rdtsc();
 
 	for (unsigned i = 0; i < count; i++) {
 		pre_icr(f);
@@ -313,7 +313,7 @@ static uint64_t time_icr_writes(uint32_t dest, uint32_t icr, unsigned count, enu
 		if (xapic)
 			apic_wait_icr_idle(1000);
 	}
-	return rdtsc_lfence() - t0;
+	return lfence_rdtsc() - t0;
 }
 
 TEST(ipi, icr_cost)
@@ -387,17 +387,17 @@ static void tp_worker(void *arg)
 		c->lost++;
 		return;
 	}
-	uint64_t end = rdtsc_lfence() + c->duration;
+	uint64_t end = lfence_rdtsc() + c->duration;
 
 	if (to == ~0u) {
 		/* receiver only: interrupts on, just wait */
-		while (rdtsc_lfence() < end)
+		while (lfence_rdtsc() < end)
 			cpu_relax();
 		return;
 	}
 	uint32_t dest = plat_cpu_apic_id(to);
 
-	while (rdtsc_lfence() < end) {
+	while (lfence_rdtsc() < end) {
 		uint64_t q = s->req + 1;
 
 		apic_wait_icr_idle(1000);

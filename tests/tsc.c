@@ -79,7 +79,7 @@ TEST(tsc, monotonic)
 	uint64_t flags = plat_irq_save();
 
 	for (size_t i = 0; i < n; i++)
-		v[i] = rdtsc_plain();
+		v[i] = rdtsc();
 	plat_irq_restore(flags);
 	size_t back = count_backwards(v, n, &worst);
 
@@ -233,7 +233,7 @@ static void sync_responder(void *p)
 			cpu_relax();
 			continue;
 		}
-		sl->t1 = rdtsc_lfence() + (uint64_t)sl->fake_offset;
+		sl->t1 = lfence_rdtsc() + (uint64_t)sl->fake_offset;
 		__atomic_store_n(&sl->ack, q, __ATOMIC_RELEASE);
 		seen = q;
 	}
@@ -266,7 +266,7 @@ static bool control_mode;	/* the planted run: done once the plant is proven */
  * core) gets fewer rounds per CPU instead of a TIMEOUT. */
 static void set_share(struct test_ctx *t, unsigned remaining)
 {
-	uint64_t now = rdtsc_lfence();
+	uint64_t now = lfence_rdtsc();
 
 	share_end = UINT64_MAX;
 	if (!t->deadline_tsc || !remaining)
@@ -278,7 +278,7 @@ static void set_share(struct test_ctx *t, unsigned remaining)
 
 static bool out_of_share(void)
 {
-	return rdtsc_plain() > share_end || (sync_t && t_expired(sync_t));
+	return rdtsc() > share_end || (sync_t && t_expired(sync_t));
 }
 
 static bool measure_sync(unsigned cpu, unsigned rounds, int64_t fake, struct sync_bound *b)
@@ -296,10 +296,10 @@ static bool measure_sync(unsigned cpu, unsigned rounds, int64_t fake, struct syn
 	 * interrupts do: one only widens [t1-t2, t1-t0]. */
 	uint64_t flags = plat_irq_save();
 	bool irqs_off = true;
-	uint64_t slice_end = rdtsc_lfence() + plat_ns_to_cycles(SYNC_IRQOFF_SLICE_NS);
+	uint64_t slice_end = lfence_rdtsc() + plat_ns_to_cycles(SYNC_IRQOFF_SLICE_NS);
 
 	for (unsigned k = 1; k <= rounds; k++) {
-		if (!irqs_off || rdtsc_plain() > slice_end) {
+		if (!irqs_off || rdtsc() > slice_end) {
 			if (irqs_off)
 				plat_irq_restore(flags);
 			irqs_off = false;
@@ -307,16 +307,16 @@ static bool measure_sync(unsigned cpu, unsigned rounds, int64_t fake, struct syn
 				break;
 			flags = plat_irq_save();
 			irqs_off = true;
-			slice_end = rdtsc_lfence() + plat_ns_to_cycles(SYNC_IRQOFF_SLICE_NS);
+			slice_end = lfence_rdtsc() + plat_ns_to_cycles(SYNC_IRQOFF_SLICE_NS);
 		}
-		uint64_t t0 = rdtsc_lfence();
+		uint64_t t0 = lfence_rdtsc();
 
 		__atomic_store_n(&sl->req, k, __ATOMIC_RELEASE);
 		uint64_t end = t0 + tsc_ms_to_cycles(T_LOST_US / 1000);
 		bool answered = true;
 
 		while (__atomic_load_n(&sl->ack, __ATOMIC_ACQUIRE) != k) {
-			uint64_t now = rdtsc_plain();
+			uint64_t now = rdtsc();
 
 			if (now > end) {
 				answered = false;
@@ -335,7 +335,7 @@ static bool measure_sync(unsigned cpu, unsigned rounds, int64_t fake, struct syn
 		}
 		if (!answered)
 			break;
-		uint64_t t2 = rdtsc_lfence(), t1 = sl->t1;
+		uint64_t t2 = lfence_rdtsc(), t1 = sl->t1;
 		int64_t lo = (int64_t)(t1 - t2), hi = (int64_t)(t1 - t0);
 
 		if (lo > b->lo)

@@ -68,7 +68,7 @@ static void wd_program(struct percpu *c)
 		wrmsr(MSR_IA32_TSC_DEADLINE, deadline);
 		return;
 	}
-	uint64_t now = rdtsc();
+	uint64_t now = rdtsc_ordered();
 	uint64_t left = deadline > now ? deadline - now : 1;
 	/* count ticks at divide 128 for the remaining TSC cycles; a budget
 	 * longer than the counter's range fires early and is re-armed. */
@@ -88,7 +88,7 @@ static void timer_irq(struct regs *r)
 		tstate[c->index].claimed(r);
 		return;
 	}
-	uint64_t now = rdtsc();
+	uint64_t now = rdtsc_ordered();
 
 	if (tstate[c->index].tick_fn && now >= tstate[c->index].tick_next) {
 		tstate[c->index].tick_next = now + tstate[c->index].tick_period;
@@ -115,7 +115,7 @@ void timer_set_tick(void (*fn)(void), uint64_t period_cycles)
 
 	tstate[c->index].tick_fn = fn;
 	tstate[c->index].tick_period = period_cycles;
-	tstate[c->index].tick_next = rdtsc() + period_cycles;
+	tstate[c->index].tick_next = rdtsc_ordered() + period_cycles;
 	if (!tstate[c->index].claimed && apic_mode != APIC_MODE_NONE) {
 		timer_stop();
 		wd_program(c);
@@ -142,14 +142,14 @@ bool apic_timer_init(void)
 		if (end) {
 			uint64_t until = s[0].mid + tsc_ms_to_cycles(25);
 
-			while (rdtsc() < until)
+			while (rdtsc_ordered() < until)
 				cpu_relax();
 		}
 		s[end].width = UINT64_MAX;
 		for (int k = 0; k < 5; k++) {
-			uint64_t a = rdtsc();
+			uint64_t a = rdtsc_ordered();
 			uint32_t c = apic_read(APIC_TMCCT);
-			uint64_t b = rdtsc();
+			uint64_t b = rdtsc_ordered();
 
 			if (b - a < s[end].width)
 				s[end] = (typeof(s[0])){ a + (b - a) / 2, b - a, c };

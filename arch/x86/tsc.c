@@ -28,9 +28,9 @@ void tsc_early_guess(void)
 
 void tsc_delay_us(uint64_t us)
 {
-	uint64_t end = rdtsc() + tsc_us_to_cycles(us);
+	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(us);
 
-	while (rdtsc() < end)
+	while (rdtsc_ordered() < end)
 		cpu_relax();
 }
 
@@ -63,9 +63,9 @@ static struct stamp stamp_counter(const struct counter *c)
 	struct stamp best = { 0, UINT64_MAX, 0 };
 
 	for (int i = 0; i < 5; i++) {
-		uint64_t a = rdtsc();
+		uint64_t a = rdtsc_ordered();
 		uint64_t v = c->read(c->ctx);
-		uint64_t b = rdtsc();
+		uint64_t b = rdtsc_ordered();
 
 		if (b - a < best.width)
 			best = (struct stamp){ a + (b - a) / 2, b - a, v };
@@ -79,14 +79,14 @@ static bool measure_counter(const struct counter *c, uint64_t window_us, uint64_
 	uint64_t target = c->hz * window_us / 1000000u;
 	uint64_t limit = tsc_us_to_cycles(window_us) * 20 + tsc_us_to_cycles(100000);
 	struct stamp s0 = stamp_counter(c);
-	uint64_t prev = s0.count, elapsed = 0, t_start = rdtsc();
+	uint64_t prev = s0.count, elapsed = 0, t_start = rdtsc_ordered();
 
 	while (elapsed < target) {
 		uint64_t v = c->read(c->ctx);
 
 		elapsed += (v - prev) & c->mask;
 		prev = v;
-		if (rdtsc() - t_start > limit) {
+		if (rdtsc_ordered() - t_start > limit) {
 			rl_snprintf(note, note_size, "counter advanced %llu of %llu ticks before timeout",
 				    (unsigned long long)elapsed, (unsigned long long)target);
 			return false;
