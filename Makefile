@@ -117,6 +117,8 @@ HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c
 HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c lib/string.c lib/printf.c
 HOST_DEPS_topology := arch/x86/topology.c lib/string.c
 HOST_DEPS_memmap   := kernel/memmap.c
+HOST_DEPS_physrange := lib/physrange.c
+HOST_DEPS_mptable  := arch/x86/mptable.c arch/x86/acpi.c lib/string.c lib/printf.c tests/host/fake_phys.c
 
 $(BUILD)/host/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -134,6 +136,30 @@ $(BUILD)/logcheck: tools/logcheck.c tools/logcheck_lib.c lib/string.c lib/printf
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -DRINGLAB_HOST -o $@ $^
 
 host-tests: $(addprefix $(BUILD)/host/test_,$(HOST_TESTS))
+
+# ------------------------------------------------------------- fuzzing ---
+# `make fuzz`: libFuzzer harnesses (tests/fuzz/) for the multiboot, ACPI +
+# MP table, command-line, log-checker and address-range parsers, with ASan
+# and UBSan.  tests/fuzz/run.sh runs them (seeded by tests/fuzz/seeds.py).
+FUZZCC ?= clang
+FUZZ_CFLAGS := -std=gnu11 -O1 -g -I. -DRINGLAB_HOST -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all
+FUZZERS := mbi acpi cmdline logcheck physrange
+FUZZ_DEPS_mbi       := kernel/mbi.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
+FUZZ_DEPS_acpi      := arch/x86/acpi.c arch/x86/mptable.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
+FUZZ_DEPS_cmdline   := kernel/cmdline.c lib/string.c lib/printf.c lib/parse.c
+FUZZ_DEPS_logcheck  := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
+FUZZ_DEPS_physrange := lib/physrange.c
+
+define fuzz_rule
+$(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(FUZZ_DEPS_$(1))
+	@mkdir -p $$(dir $$@)
+	$$(FUZZCC) $$(FUZZ_CFLAGS) -o $$@ $$^
+endef
+$(foreach f,$(FUZZERS),$(eval $(call fuzz_rule,$(f))))
+
+.PHONY: fuzz
+fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZERS))
 
 # ------------------------------------------------------- hosted runner ---
 # The suites declared with SUITE_HOSTED, the runner, report and command

@@ -110,8 +110,24 @@ static void append_list(struct options *o, char *dst, const char *key, struct sl
 		}
 	}
 	if (have + (have && v.n ? 1 : 0) + v.n + 1 > CMDLINE_LIST_MAX) {
-		error(o, "cmdline: %s list longer than %d characters", key, CMDLINE_LIST_MAX - 1);
-		return;
+		/* Keep the whole names that fit, so that an over-long tests=
+		 * never turns into "run everything"; the error (a config
+		 * error for the run) names the limit and the first name lost. */
+		size_t room = CMDLINE_LIST_MAX - 1 - have - (have ? 1 : 0), keep = 0;
+
+		if (have + (have ? 1 : 0) < CMDLINE_LIST_MAX - 1) {
+			for (size_t i = 0; i <= v.n && i <= room; i++)
+				if (i == v.n || v.p[i] == ',')
+					keep = i;
+		}
+		struct slice lost = slice_of(v.p + keep + (keep < v.n && v.p[keep] == ','),
+					     v.n - keep - (keep < v.n && v.p[keep] == ','));
+
+		error(o, "cmdline: %s list longer than %d characters (CMDLINE_LIST_MAX - 1); names from '%s' on were dropped",
+		      key, CMDLINE_LIST_MAX - 1, echo(lost, e, 24));
+		if (!keep)
+			return;
+		v.n = keep;
 	}
 	if (have && v.n)
 		dst[have++] = ',';
@@ -127,6 +143,12 @@ static bool looks_like_path(struct slice t)
 		if (memcmp(t.p + i, ".elf", 4) == 0)
 			return true;
 	return false;
+}
+
+void cmdline_note_truncated(struct options *o, size_t limit)
+{
+	error(o, "cmdline: command line longer than %zu bytes (the limit): the option at the cut was cut and every option after it is lost",
+	      limit);
 }
 
 unsigned cmdline_parse(const char *text, size_t n, struct options *o)

@@ -65,6 +65,10 @@ struct options {
  * Returns the number of errors. */
 unsigned cmdline_parse(const char *text, size_t n, struct options *o);
 
+/* The loader's command line did not fit in `limit` bytes: one error (so
+ * the run ends as a config error) naming the limit. */
+void cmdline_note_truncated(struct options *o, size_t limit);
+
 /* The canonical command line for *o (errors excluded): parsing it gives
  * the same options.  Returns the length like snprintf. */
 int cmdline_format(const struct options *o, char *buf, size_t size);

@@ -82,14 +82,23 @@ void console_configure(const struct console_spec *specs, unsigned n, bool vga,
 						   len ? "; " : "", specs[i].port);
 		}
 	}
-	if (nuarts == 0 && !(n == 1 && specs[0].port == UART_COM1)) {
-		/* Nothing asked for answers: fall back to COM1 so that the
-		 * error itself can be seen. */
-		if (uart_init(&uarts[0], UART_COM1, UART_BASE_BAUD)) {
+	if (nuarts == 0) {
+		/* Nothing asked for answers: fall back to the first legacy
+		 * port that does (a machine with only COM2, issue 12), so
+		 * that the error itself, and the run, can be seen. */
+		static const uint16_t com[4] = { UART_COM1, UART_COM2, UART_COM3, UART_COM4 };
+
+		for (unsigned i = 0; i < 4 && !nuarts; i++) {
+			bool asked = false;
+
+			for (unsigned j = 0; j < n; j++)
+				asked |= specs[j].port == com[i];
+			if (asked || !uart_init(&uarts[0], com[i], UART_BASE_BAUD))
+				continue;
 			nuarts = 1;
 			if (len < report_size)
 				rl_snprintf(report + len, report_size - len,
-					    "; falling back to ttyS0 (io 0x3f8)");
+					    "; falling back to ttyS%u (io 0x%x)", i, com[i]);
 		}
 	}
 	vga_on = vga;

@@ -84,6 +84,8 @@ static bool copy_phys_string(struct boot_info *bi, const char *what, uint64_t pa
 	if (p && *p == '\0')
 		return true;
 	mbi_error(bi, "mbi: %s longer than %zu bytes; truncated", what, max - 1);
+	if (dst == bi->cmdline)
+		bi->cmdline_truncated = true;	/* a config error: see cmdline_note_truncated() */
 	return true;
 }
 
@@ -100,6 +102,8 @@ static bool copy_tag_string(struct boot_info *bi, const char *what, const uint8_
 	}
 	if (n >= max) {
 		mbi_error(bi, "mbi: %s longer than %zu bytes; truncated", what, max - 1);
+		if (dst == bi->cmdline)
+			bi->cmdline_truncated = true;
 		n = max - 1;
 	}
 	memcpy(dst, p, n);

@@ -36,6 +36,7 @@ struct boot_info {
 	uint32_t info_size;		/* multiboot2 total_size; 0 for mb1 */
 
 	bool has_cmdline;
+	bool cmdline_truncated;		/* longer than MBI_CMDLINE_MAX - 1 bytes */
 	char cmdline[MBI_CMDLINE_MAX];
 	bool has_loader;
 	char loader[MBI_LOADER_MAX];

@@ -13,6 +13,7 @@
 #include "kernel/mm.h"
 #include "kernel/panic.h"
 #include "arch/x86/percpu.h"
+#include "kernel/nmi_watch.h"
 #include "kernel/smp.h"
 #include "kernel/test.h"
 
@@ -75,6 +76,8 @@ void plat_run_case(struct test_ctx *t)
 	struct catch_frame f;
 
 	c->activity = t->full_name;
+	c->timeout_by = 0;
+	nmi_watch_case_begin(t->deadline_tsc);
 	sti();
 	if (t->deadline_tsc)
 		watchdog_arm(t->deadline_tsc);
@@ -88,6 +91,12 @@ void plat_run_case(struct test_ctx *t)
 			t->result = RES_FAIL;
 			rl_snprintf(t->reason, sizeof(t->reason), "case aborted");
 		}
+	} else if (f.vector == CATCH_TIMEOUT && c->timeout_by) {
+		t->result = RES_TIMEOUT;
+		rl_snprintf(t->reason, sizeof(t->reason),
+			    "budget of %llu ms exceeded with interrupts off; stopped by an NMI from watcher cpu %u at rip=0x%llx",
+			    (unsigned long long)t->budget_ms, c->timeout_by,
+			    (unsigned long long)f.fault_rip);
 	} else if (f.vector == CATCH_TIMEOUT) {
 		t->result = RES_TIMEOUT;
 		rl_snprintf(t->reason, sizeof(t->reason),
@@ -98,6 +107,7 @@ void plat_run_case(struct test_ctx *t)
 		t->result = RES_FAIL;
 		describe_fault(t, &f);
 	}
+	nmi_watch_case_end();
 	watchdog_disarm();
 	/* Leave the machine as the next case expects it, whatever this one
 	 * did or was interrupted doing. */

@@ -9,6 +9,7 @@
 #include "arch/x86/traps.h"
 #include "arch/x86/tsc.h"
 #include "kernel/kernel.h"
+#include "kernel/nmi_watch.h"
 #include "kernel/platform.h"
 #include "lib/string.h"
 
@@ -210,12 +211,49 @@ TEST_EX(fault, timeout, T_EXPLICIT, 500)
 		cpu_relax();
 }
 
+/* issue 12 D3: a case spinning with interrupts off on the boot CPU.  The
+ * maskable watchdog cannot stop it; the watcher CPU's NMI must
+ * (kernel/nmi_watch.c), and the run goes on. */
+TEST_EX(fault, hang_irqoff, T_EXPLICIT, 500)
+{
+	if (!nmi_watch_available()) {
+		t_skip(t, "no watcher CPU (needs a second CPU with a LAPIC timer): this hang could not be stopped");
+		return;
+	}
+	t_diag(t, "spinning with interrupts off: the watcher's NMI must stop this after 500 ms");
+	cli();
+	for (;;)
+		cpu_relax();
+}
+
 static void ap_hang(void *p)
 {
 	(void)p;
 	cli();
 	for (;;)
 		cpu_relax();
+}
+
+/* The same on an AP, as the case's own work: the boot CPU waits with
+ * interrupts on, its budget expires (TIMEOUT), and the cleanup sends the
+ * AP the abort NMI (kernel/smp.c) so that it is usable again. */
+TEST_EX(fault, hang_irqoff_ap, T_EXPLICIT, 500)
+{
+	unsigned others[1];
+
+	if (!plat_other_cpus(others, 1)) {
+		t_skip(t, "needs a second CPU");
+		return;
+	}
+	t_diag(t, "cpu %u spins with interrupts off; the budget must stop this case after 500 ms",
+	       others[0]);
+	if (plat_post(others[0], ap_hang, 0) != PLAT_OK) {
+		t_fail(t, "could not post to cpu %u", others[0]);
+		return;
+	}
+	int rc = plat_wait(others[0], 3600000);
+
+	t_fail(t, "plat_wait returned %s instead of the budget stopping the case", plat_strerror(rc));
 }
 
 TEST_EX(fault, hang_ap, T_EXPLICIT, 0)

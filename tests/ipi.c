@@ -391,7 +391,7 @@ static void throughput_worker(void *arg)
 	struct slot *s = &slots[me];
 	uint64_t done = 0;
 
-	if (!tsc_barrier_wait(&c->bar, plat_ms_to_cycles(2000))) {
+	if (!tsc_barrier_wait(&c->bar, plat_us_to_cycles(T_LOST_US))) {	/* scaled at boot (kernel/lost.c) */
 		c->lost++;
 		return;
 	}
@@ -433,7 +433,7 @@ static bool run_throughput(struct test_ctx *t, const unsigned *part, const unsig
 	for (unsigned i = 0; i < plat_ncpus(); i++)
 		throughput.count[i] = 0;
 	tsc_barrier_init(&throughput.bar, n, plat_us_to_cycles(200));
-	int rc = plat_call_many(list, n, throughput_worker, &throughput, duration_ms + 3000, NULL);
+	int rc = plat_call_many(list, n, throughput_worker, &throughput, duration_ms + 2 * T_LOST_US / 1000, NULL);
 
 	*total = 0;
 	for (unsigned i = 0; i < n; i++)

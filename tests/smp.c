@@ -20,10 +20,20 @@ TEST(smp, online)
 
 	t_diag(t, "MADT: %u processor entries, %u enabled; started %u of %u attempted, %u failed, %u not started (cpus=/nosmp/unaddressable)",
 	       r->listed, r->enabled, r->started, r->attempted, r->failed, r->skipped);
+	/* Firmware errors are part of the verdict (issue 12 D5): a run whose
+	 * CPUs could not be counted must never read as a clean pass. */
 	if (!acpi.have_madt) {
-		t_skip(t, "no usable MADT: single-CPU run");
+		t_fail(t, "no CPU enumeration: %s and no usable MP table; only the boot CPU ran (see the error lines above)",
+		       acpi.madt_invalid ? "the MADT is invalid" :
+		       acpi.have_rsdp ? "no MADT" : "no ACPI");
 		return;
 	}
+	if (acpi.madt_invalid)
+		t_fail(t, "the MADT is invalid (see the error lines above): the CPU count cannot be trusted%s",
+		       acpi.cpus_source && !strcmp(acpi.cpus_source, "mptable") ?
+		       "; CPUs were taken from the MP table" : "");
+	if (acpi.cpus_source && !strcmp(acpi.cpus_source, "mptable"))
+		t_diag(t, "CPUs enumerated from the Intel MP table (no usable ACPI MADT)");
 	/* CPUs that answered a start meant for another CPU, or claimed a
 	 * slot someone else had: parked at bring-up and reported there. */
 	unsigned strays = smpboot_check_strays();

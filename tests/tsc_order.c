@@ -60,6 +60,7 @@
 SUITE_HOSTED(tsc_order, 95, "cross-CPU TSC monotonicity, evil-clock-test shapes now/load/load3/store");
 
 #define CONTROL_OFFSET 100000
+#define CONTROL_SHIFT_MAX (1ll << 40)	/* minutes of TSC: stale beyond that is a lost CPU */
 
 /* The readers under test: the shared list (arch/x86/tsc_read.h) up to
  * LFENCE;RDTSC;LFENCE.  CPUID;RDTSC and SERIALIZE;RDTSC are left out: both
@@ -138,16 +139,24 @@ static void load_then_clock(struct run *r, bool is_a)
 	r->ready_a = 1;
 	while (!r->stop) {
 		uint64_t x = r->word;
-		uint64_t t = tsc_read(r->var) - (uint64_t)r->reader_shift;
+		/* Signed: a control shift larger than the clock itself must
+		 * read as "far in the past", not wrap to the far future
+		 * (issue 12 D4: 2 of ~40 loaded runs failed that way). */
+		__int128 ts = (__int128)tsc_read(r->var) - r->reader_shift;
+		uint64_t t = (uint64_t)ts;
 
 		if (!is_a) {
 			r->samples++;
-			if (x <= t && t - x < r->min_margin)
-				r->min_margin = t - x;
-			if (x > t) {
+			if ((__int128)x <= ts) {
+				if ((unsigned __int128)(ts - x) < r->min_margin)
+					r->min_margin = (uint64_t)(ts - x);
+			} else {
+				unsigned __int128 d = (unsigned __int128)((__int128)x - ts);
+				uint64_t d64 = d > UINT64_MAX ? UINT64_MAX : (uint64_t)d;
+
 				r->backward++;
-				if (x - t > r->worst)
-					r->worst = x - t;
+				if (d64 > r->worst)
+					r->worst = d64;
 			}
 			continue;
 		}
@@ -194,7 +203,7 @@ static void participant(void *arg)
 	struct run *r = arg;
 	unsigned me = plat_this_cpu();
 
-	if (!tsc_barrier_wait(&r->bar, plat_ns_to_cycles(2000000000ull))) {
+	if (!tsc_barrier_wait(&r->bar, plat_ns_to_cycles(T_LOST_US * 1000ull))) {
 		r->failed_barrier++;
 		r->stop = 1;
 		return;
@@ -285,7 +294,7 @@ static bool run_one(struct test_ctx *t, enum shape sh, enum tsc_reader v, int64_
 
 	list[n - 1] = 0;	/* CPU 0 last: it runs inline */
 	tsc_barrier_init(&r->bar, n, plat_ns_to_cycles(100000));
-	int rc = plat_call_many(list, n, participant, r, 5000 + (t->quick ? 20 : 500), NULL);
+	int rc = plat_call_many(list, n, participant, r, 2 * T_LOST_US / 1000 + 1000 + (t->quick ? 20 : 500), NULL);
 
 	if (rc != PLAT_OK || r->failed_barrier) {
 		t_fail(t, "%s: cross-CPU run failed: %s", vname(v),
@@ -369,15 +378,18 @@ TEST(tsc_order, control)
 	if (!alloc_buffers(t) || !run_one(t, S_NOW, TSC_READER_mfence_lfence_rdtsc, 0))
 		return;
 	uint64_t fresh = order_run.min_margin;
-	int64_t shift = CONTROL_OFFSET;
+	int64_t shift = CONTROL_OFFSET, tried = shift;
 	bool seen = false;
 
-	if (fresh != UINT64_MAX && (int64_t)fresh * 4 > shift)
-		shift = (int64_t)fresh * 4;
+	/* Capped, so that neither the x4 nor the x16 steps below overflow. */
+	if (fresh != UINT64_MAX && fresh > (uint64_t)shift / 4)
+		shift = fresh >= CONTROL_SHIFT_MAX / 4 ? CONTROL_SHIFT_MAX : (int64_t)fresh * 4;
 	/* How stale the freshest value is varies from run to run under an
 	 * emulator, so escalate the shift (x16, four tries) until it exceeds
 	 * the staleness; on hardware the first try decides. */
-	for (int attempt = 0; attempt < 4 && !seen; attempt++, shift *= 16) {
+	for (int attempt = 0; attempt < 4 && !seen;
+	     attempt++, shift = shift > CONTROL_SHIFT_MAX / 16 ? CONTROL_SHIFT_MAX : shift * 16) {
+		tried = shift;
 		if (!run_one(t, S_NOW, TSC_READER_mfence_lfence_rdtsc, shift))
 			return;
 		char name[32];
@@ -391,5 +403,5 @@ TEST(tsc_order, control)
 			       seen ? "yes" : "no");
 	}
 	t_check(t, seen, "a reader clock shifted back by up to %lld cycles was never detected",
-		(long long)(shift / 16));
+		(long long)tried);
 }

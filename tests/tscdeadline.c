@@ -330,8 +330,8 @@ TEST(tscdeadline, past)
 		lat[k++] = plat_cycles_to_ns(fired_tsc - now);
 	}
 	t_metric_dist(t, "arm_to_irq", lat, k, "ns", "lost=%zu method=handler-tsc-minus-arm-tsc", lost);
-	t_check(t, lost == 0, "%zu of %zu past deadlines did not fire within %d ms", lost, n,
-		BACKSTOP_MS);
+	t_check(t, lost == 0, "%zu of %zu past deadlines did not fire within %llu ms", lost, n,
+		(unsigned long long)BACKSTOP_MS);
 	timer_release();
 }
 

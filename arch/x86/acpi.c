@@ -433,9 +433,11 @@ void acpi_parse_madt(struct acpi_info *ai, const void *table, uint32_t len)
 
 	if (!t || len < MADT_ENTRIES) {
 		acpi_err(ai, "acpi: MADT length %u < %u, ignored", len, MADT_ENTRIES);
+		ai->madt_invalid = true;
 		return;
 	}
 	ai->have_madt = true;
+	ai->cpus_source = "madt";
 	ai->madt_revision = t[SDT_REVISION];
 	ai->madt_flags = rd32(t + MADT_FLAGS);
 	ai->lapic_addr = rd32(t + MADT_ADDRESS);
@@ -446,6 +448,7 @@ void acpi_parse_madt(struct acpi_info *ai, const void *table, uint32_t len)
 		if (len - off < 2) {
 			acpi_err(ai, "acpi: MADT: %u stray byte(s) at offset %u",
 				 len - off, off);
+			ai->madt_invalid = true;
 			break;
 		}
 		const uint8_t *e = t + off;
@@ -456,6 +459,7 @@ void acpi_parse_madt(struct acpi_info *ai, const void *table, uint32_t len)
 		if (elen < 2 || elen > len - off) {
 			acpi_err(ai, "acpi: MADT: entry type %u at offset %u has length %u (%u left), walk stopped",
 				 type, off, elen, len - off);
+			ai->madt_invalid = true;
 			break;
 		}
 		off += elen;
@@ -700,8 +704,13 @@ bool acpi_init(struct acpi_info *ai, const void *rsdp_copy, size_t len,
 			ai->tables[ai->ntables++] = ref;
 		else
 			unrecorded++;
-		if (!t)
+		if (!t) {
+			/* A MADT that fails its checks: the CPU count cannot be
+			 * trusted, and the verdict must say so (smp.online). */
+			if (!memcmp(ref.sig, ACPI_SIG_MADT, ACPI_NAMESEG_SIZE))
+				ai->madt_invalid = true;
 			continue;
+		}
 
 		bool *seen = NULL;
 		void (*parse)(struct acpi_info *, const void *, uint32_t) = NULL;

@@ -58,7 +58,9 @@ struct acpi_info {
 	unsigned ntables;
 
 	/* MADT ("APIC") */
-	bool have_madt;
+	bool have_madt;			/* a CPU list: from the MADT, or the MP table (cpus_source) */
+	const char *cpus_source;	/* "madt", "mptable" (arch/x86/mptable.c), NULL = none */
+	bool madt_invalid;		/* a MADT was listed but rejected, or its entry walk stopped */
 	uint64_t lapic_addr;		/* after any type-5 override */
 	uint32_t madt_flags;		/* bit 0 PCAT_COMPAT: 8259s present */
 	uint8_t madt_revision;

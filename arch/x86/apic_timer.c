@@ -19,7 +19,17 @@ uint64_t timer_count_err_ppm;
 static struct {
 	timer_handler_t claimed;
 	uint64_t wd_deadline;
+	void (*tick_fn)(void);		/* periodic callback (timer_set_tick) */
+	uint64_t tick_period, tick_next;
 } tstate[MAX_CPUS];
+
+/* The earliest of the watchdog deadline and the next tick, 0 if none. */
+static uint64_t next_deadline(unsigned i)
+{
+	uint64_t a = tstate[i].wd_deadline, b = tstate[i].tick_fn ? tstate[i].tick_next : 0;
+
+	return !a ? b : !b ? a : a < b ? a : b;
+}
 
 void timer_stop(void)
 {
@@ -48,7 +58,7 @@ void timer_tscdeadline_mode(void)
 
 static void wd_program(struct percpu *c)
 {
-	uint64_t deadline = tstate[c->index].wd_deadline;
+	uint64_t deadline = next_deadline(c->index);
 
 	if (!deadline)
 		return;
@@ -77,19 +87,39 @@ static void timer_irq(struct regs *r)
 		tstate[c->index].claimed(r);
 		return;
 	}
+	uint64_t now = rdtsc_ordered();
+
+	if (tstate[c->index].tick_fn && now >= tstate[c->index].tick_next) {
+		tstate[c->index].tick_next = now + tstate[c->index].tick_period;
+		tstate[c->index].tick_fn();
+	}
 	uint64_t deadline = tstate[c->index].wd_deadline;
 
-	if (!deadline)
-		return;
-	if (rdtsc_ordered() < deadline) {
+	if (!deadline || now < deadline) {
 		wd_program(c);
 		return;
 	}
 	tstate[c->index].wd_deadline = 0;
+	wd_program(c);		/* the tick, if any, goes on */
 	struct catch_frame *f = catch_find(CATCH_TEST);
 
 	if (f)
 		catch_deliver(r, f, CATCH_TIMEOUT, true);
+}
+
+void timer_set_tick(void (*fn)(void), uint64_t period_cycles)
+{
+	uint64_t flags = irq_save();
+	struct percpu *c = this_cpu();
+
+	tstate[c->index].tick_fn = fn;
+	tstate[c->index].tick_period = period_cycles;
+	tstate[c->index].tick_next = rdtsc_ordered() + period_cycles;
+	if (!tstate[c->index].claimed && apic_mode != APIC_MODE_NONE) {
+		timer_stop();
+		wd_program(c);
+	}
+	irq_restore(flags);
 }
 
 bool apic_timer_init(void)
@@ -173,7 +203,9 @@ void watchdog_disarm(void)
 	struct percpu *c = this_cpu();
 
 	tstate[c->index].wd_deadline = 0;
-	if (!tstate[c->index].claimed && apic_mode != APIC_MODE_NONE)
+	if (!tstate[c->index].claimed && apic_mode != APIC_MODE_NONE) {
 		timer_stop();
+		wd_program(c);	/* a tick, if this CPU has one */
+	}
 	irq_restore(flags);
 }

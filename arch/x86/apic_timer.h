@@ -40,6 +40,10 @@ void timer_tscdeadline_mode(void);
 void timer_stop(void);
 
 void watchdog_arm(uint64_t deadline_tsc);
+/* Call fn from this CPU's timer interrupt every period_cycles (NULL
+ * stops it); suspended, like the watchdog, while the timer is claimed.
+ * kernel/nmi_watch.c uses it for the CPU that watches the boot CPU. */
+void timer_set_tick(void (*fn)(void), uint64_t period_cycles);
 void watchdog_disarm(void);
 
 #endif

@@ -9,7 +9,6 @@
 #define  HPET_CFG_ENABLE	(1ull << 0)
 #define HPET_COUNTER		0x0f0
 #define HPET_MAX_PERIOD_FS	100000000ull	/* spec: at most 100 ns */
-#define HPET_BLOCK_SIZE		0x400
 
 static uint64_t rd(const struct hpet *h, unsigned off)
 {
@@ -24,6 +23,8 @@ static void wr(const struct hpet *h, unsigned off, uint64_t v)
 bool hpet_open(struct hpet *h, uint64_t phys, char *why, unsigned why_size)
 {
 	*h = (struct hpet){ 0 };
+	/* paging_map_mmio() refuses (with an error line) a base that is not
+	 * canonical, above MAXPHYADDR, or in RAM or the kernel image. */
 	if (!phys || (phys & 7) || !paging_map_mmio(phys, HPET_BLOCK_SIZE)) {
 		rl_snprintf(why, why_size, "HPET address 0x%llx unusable", (unsigned long long)phys);
 		return false;

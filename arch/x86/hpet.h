@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define HPET_BLOCK_SIZE		0x400	/* register block, HPET spec 1.0a §2.3.1 */
+
 struct hpet {
 	volatile uint8_t *base;
 	uint64_t hz;

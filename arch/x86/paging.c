@@ -3,10 +3,18 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/log.h"
 #include "lib/physmem.h"
+#include "lib/physrange.h"
 #include "lib/string.h"
+
+extern char __kernel_start[], __kernel_end[];
 
 static uint64_t *pml4;
 static struct paging_stats st;
+
+/* What firmware-supplied MMIO ranges are judged against (physrange.h). */
+#define MAX_RAM_SPANS 256	/* as many as the memory map holds (kernel/mbi.h) */
+static struct phys_span ram_spans[MAX_RAM_SPANS];
+static unsigned nram_spans;
 static bool full_map;		/* paging_init succeeded */
 
 /* Mapped physical ranges, for phys_view(). */
@@ -91,6 +99,23 @@ static uint64_t *next_table(uint64_t *table, unsigned idx)
 	return t;
 }
 
+/* Write a leaf entry.  A present entry is never replaced by a different
+ * one: that would silently remap whatever the kernel already reaches
+ * through it (its image, the IDT, a page table).  Rewriting the same
+ * value is harmless (two memory-map regions sharing one 2 MiB chunk). */
+static bool set_entry(uint64_t *e, uint64_t v, uint64_t *count)
+{
+	if (*e & PTE_P) {
+		if (*e == v)
+			return true;
+		st.refused++;
+		return false;
+	}
+	*e = v;
+	(*count)++;
+	return true;
+}
+
 static bool map_2m(uint64_t pa, uint64_t flags)
 {
 	uint64_t *pdpt = next_table(pml4, (pa >> 39) & 511);
@@ -98,10 +123,7 @@ static bool map_2m(uint64_t pa, uint64_t flags)
 
 	if (!pd)
 		return false;
-	if (!(pd[(pa >> 21) & 511] & PTE_P))
-		st.pages_2m++;
-	pd[(pa >> 21) & 511] = pa | flags | PTE_PS;
-	return true;
+	return set_entry(&pd[(pa >> 21) & 511], pa | flags | PTE_PS, &st.pages_2m);
 }
 
 static bool map_1g(uint64_t pa, uint64_t flags)
@@ -110,9 +132,7 @@ static bool map_1g(uint64_t pa, uint64_t flags)
 
 	if (!pdpt)
 		return false;
-	pdpt[(pa >> 30) & 511] = pa | flags | PTE_PS;
-	st.pages_1g++;
-	return true;
+	return set_entry(&pdpt[(pa >> 30) & 511], pa | flags | PTE_PS, &st.pages_1g);
 }
 
 static bool is_ram_type(uint32_t t)
@@ -161,10 +181,7 @@ static bool map_4k(uint64_t pa, uint64_t flags)
 
 	if (!pt)
 		return false;
-	if (!(pt[(pa >> 12) & 511] & PTE_P))
-		st.pages_4k++;
-	pt[(pa >> 12) & 511] = pa | flags;
-	return true;
+	return set_entry(&pt[(pa >> 12) & 511], pa | flags, &st.pages_4k);
 }
 
 /* One 2 MiB chunk: a large page when it is all RAM (write-back) or, with
@@ -202,6 +219,12 @@ bool paging_init(const struct paging_params *bi)
 	st.phys_bits = 36;
 	if (ext.eax >= 0x80000008)
 		st.phys_bits = cpuid(0x80000008).eax & 0xff;
+	nram_spans = 0;
+	for (unsigned i = 0; i < bi->nmmap && nram_spans < MAX_RAM_SPANS; i++)
+		if (is_ram_type(bi->mmap[i].type) && bi->mmap[i].len &&
+		    bi->mmap[i].base + bi->mmap[i].len > bi->mmap[i].base)
+			ram_spans[nram_spans++] = (struct phys_span){
+				bi->mmap[i].base, bi->mmap[i].base + bi->mmap[i].len };
 	st.gbpages = x86_cpu_has(X86_FEATURE_GBPAGES);
 	pml4 = table_alloc();
 	if (!pml4) {
@@ -271,7 +294,8 @@ bool paging_init(const struct paging_params *bi)
 	full_map = true;
 	return true;
 oom:
-	arch_error("paging", "out of memory below 4 GiB while building page tables; keeping the boot map");
+	arch_error("paging", "out of memory below 4 GiB or a conflicting entry (%llu refused) while building page tables; keeping the boot map",
+		  (unsigned long long)st.refused);
 	pml4 = NULL;
 	return false;
 }
@@ -304,9 +328,27 @@ bool paging_translate(uint64_t va, uint64_t *pa, uint64_t *leaf, unsigned *level
 	return false;
 }
 
+const char *paging_mmio_check(uint64_t pa, uint64_t len)
+{
+	struct phys_span kernel = { (uint64_t)(uintptr_t)__kernel_start,
+				    (uint64_t)(uintptr_t)__kernel_end };
+	enum phys_range_verdict v = phys_range_check(pa, len, st.phys_bits ? st.phys_bits : 36,
+						     ram_spans, nram_spans, kernel);
+
+	return v == PHYS_RANGE_OK ? NULL : phys_range_text(v);
+}
+
 bool paging_map_mmio(uint64_t pa, uint64_t len)
 {
 	uint64_t flags_uc = PTE_P | PTE_W | PTE_PCD | PTE_PWT;
+	const char *why = paging_mmio_check(pa, len);
+
+	if (why) {
+		arch_error("paging", "MMIO range 0x%llx+0x%llx %s; not mapped",
+			  (unsigned long long)pa, (unsigned long long)len, why);
+		return false;
+	}
+
 	uint64_t base = pa & ~(SZ_2M - 1), end = (pa + len + SZ_2M - 1) & ~(SZ_2M - 1);
 
 	if (!full_map)
@@ -314,6 +356,7 @@ bool paging_map_mmio(uint64_t pa, uint64_t len)
 	for (uint64_t a = base; a < end; a += SZ_2M) {
 		if (paging_translate(a, NULL, NULL, NULL))
 			continue;
+		/* Refuses (false) rather than replace a present entry. */
 		if (!map_2m(a, flags_uc))
 			return false;
 		invlpg((void *)(uintptr_t)a);

@@ -33,6 +33,7 @@
 struct paging_stats {
 	uint64_t pages_1g, pages_2m, pages_4k, tables;
 	uint64_t mapped_bytes;
+	uint64_t refused;	/* writes that would have replaced a present entry */
 	unsigned phys_bits;
 	bool gbpages;
 };
@@ -55,8 +56,14 @@ bool paging_init(const struct paging_params *bi);
  * address, the leaf entry and its level (1 = 4K, 2 = 2M, 3 = 1G). */
 bool paging_translate(uint64_t va, uint64_t *pa, uint64_t *leaf, unsigned *level);
 
-/* Make [pa, pa+len) mapped UC (for MMIO above 4 GiB). */
+/* Make [pa, pa+len) mapped UC (for MMIO above 4 GiB).  Refuses (an error
+ * line, false) a range paging_mmio_check() rejects, and never replaces a
+ * present page-table entry. */
 bool paging_map_mmio(uint64_t pa, uint64_t len);
+/* NULL when [pa, pa+len) may be a device window (lib/physrange.h:
+ * canonical, below MAXPHYADDR, clear of RAM and the kernel image), else
+ * the reason as a phrase. */
+const char *paging_mmio_check(uint64_t pa, uint64_t len);
 
 const struct paging_stats *paging_get_stats(void);
 /* PML4 physical address (below 4 GiB, for the AP trampoline). */

@@ -57,6 +57,10 @@ struct percpu {
 	int irq_depth;			/* IRQ handlers running (not yet EOIed) */
 	volatile int abort_req;		/* set by another CPU before an NMI: unwind
 					 * this CPU's CATCH_WORK frame */
+	/* kernel/nmi_watch.c: the watcher CPU sets timeout_req to the case
+	 * sequence number it stops (case_seq), then sends an NMI. */
+	volatile uint64_t timeout_req, case_seq;
+	volatile unsigned timeout_by;	/* the CPU that sent it */
 	const char *activity;		/* test name or "boot"/"idle", for dumps */
 
 	uint64_t gdt[7];

@@ -146,6 +146,22 @@ static void handle_nmi(struct regs *r)
 	c->nmi_count++;
 	if (arch_panic_in_progress())
 		halt_forever();
+	if (c->timeout_req) {
+		/* The watcher CPU saw this CPU's test overrun its budget with
+		 * interrupts off (kernel/nmi_watch.c): unwind it as TIMEOUT.
+		 * A request for an earlier case that ended meanwhile is
+		 * dropped. */
+		uint64_t seq = c->timeout_req;
+		struct catch_frame *f = catch_find(CATCH_TEST);
+
+		c->timeout_req = 0;
+		if (seq == c->case_seq && f) {
+			catch_deliver(r, f, CATCH_TIMEOUT, false);
+			return;
+		}
+		if (!c->abort_req)
+			return;
+	}
 	if (c->abort_req) {
 		/* Another CPU gave up waiting for us (kernel/smp.c): unwind
 		 * the work item we are stuck in. */

@@ -291,7 +291,7 @@ void tsc_measure(struct tsc_calibration *out, const struct acpi_info *ai, bool q
 			hpet_restore(&h);
 		}
 	} else {
-		rl_snprintf(rh->note, sizeof(rh->note), "no HPET table");
+		rl_snprintf(rh->note, sizeof(rh->note), "no HPET table, or its base was refused (see the error lines)");
 	}
 
 	ref_pit(&cal.ref[TSC_REF_PIT], window, runs);

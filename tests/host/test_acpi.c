@@ -513,6 +513,8 @@ static void test_tag15_uses_xsdt(void **state)
 	assert_int_equal(ai.tables[0].length, m.len);
 	assert_int_equal(ai.tables[0].revision, 5);
 	assert_true(ai.tables[0].checksum_ok);
+	assert_string_equal(ai.cpus_source, "madt");
+	assert_false(ai.madt_invalid);
 	assert_string_equal(ai.tables[1].sig, "FACP");
 	assert_string_equal(ai.tables[2].sig, "HPET");
 	assert_int_equal(ai.fadt_revision, 6);	/* the XSDT's FADT */
@@ -850,6 +852,7 @@ static void test_table_bad_checksum_ignored(void **state)
 	assert_int_equal(ai.ntables, 3);
 	assert_string_equal(ai.tables[1].sig, "APIC");
 	assert_false(ai.tables[1].checksum_ok);
+	assert_true(ai.madt_invalid);	/* issue 12 D5: smp.online fails on it */
 	assert_true(ai.tables[0].checksum_ok);
 	assert_true(ai.have_fadt);	/* the others are still used */
 	assert_true(ai.have_hpet);
@@ -947,6 +950,7 @@ static void test_madt_entry_length_zero(void **state)
 	assert_true(ai.have_madt);
 	assert_int_equal(ai.ncpus, 2);
 	assert_error("acpi: MADT: entry type 0 at offset 60 has length 0");
+	assert_true(ai.madt_invalid);
 	assert_error("walk stopped");
 
 	/* Length 1 would also never make progress. */
@@ -982,6 +986,7 @@ static void test_madt_entry_past_end(void **state)
 	parse_exact(acpi_parse_madt, &m);
 	assert_int_equal(ai.ncpus, 1);
 	assert_error("1 stray byte(s) at offset 52");
+	assert_true(ai.madt_invalid);
 	check_invariants();
 	blob_free(&m);
 }

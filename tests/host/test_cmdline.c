@@ -532,6 +532,31 @@ static void test_lists(void **state)
 	assert_int_equal(parse(big), 1);
 	assert_one_error("tests= list longer than 1023 characters");
 	assert_int_equal(strlen(o.tests), 1021);	/* the earlier part stays */
+
+	/* issue 12 D7: a long list keeps the whole names that fit (never
+	 * "run everything"), and the error names the limit and the first
+	 * name lost. */
+	size_t n = 0;
+
+	n += (size_t)snprintf(big + n, sizeof(big) - n, "tests=");
+	for (int i = 0; n < CMDLINE_LIST_MAX + 20; i++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "%sboot.x%03d", i ? "," : "", i);
+	assert_int_equal(parse(big), 1);
+	assert_one_error("tests= list longer than 1023 characters (CMDLINE_LIST_MAX - 1); names from 'boot.x");
+	assert_true(strlen(o.tests) > CMDLINE_LIST_MAX - 12);
+	assert_true(strlen(o.tests) <= CMDLINE_LIST_MAX - 1);
+	assert_memory_equal(o.tests, "boot.x000,boot.x001,", 20);
+	assert_int_equal(strlen(o.tests) % 10, 9);	/* ends on a whole name */
+	assert_ptr_equal(strstr(big, o.tests), big + 6);
+	/* a second tests= after a full list: dropped, said so */
+	snprintf(big + n, sizeof(big) - n, " tests=smp.online");
+	assert_int_equal(parse(big), 2);
+
+	/* the loader cut the command line: a config error naming the limit */
+	parse("quick");
+	cmdline_note_truncated(&o, 2047);
+	assert_int_equal(o.nerrors, 1);
+	assert_non_null(strstr(o.errors[0], "command line longer than 2047 bytes (the limit)"));
 }
 
 static void test_enums_and_simulate(void **state)

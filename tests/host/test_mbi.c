@@ -1081,6 +1081,7 @@ static void test_mb2_strings(void **state)
 	assert_error("mbi: command line longer than 2047 bytes; truncated");
 	assert_error("mbi: boot loader name longer than 127 bytes; truncated");
 	assert_true(bi.has_cmdline);
+	assert_true(bi.cmdline_truncated);	/* issue 12 D7: the run is a config error */
 	assert_int_equal(strlen(bi.cmdline), MBI_CMDLINE_MAX - 1);
 	assert_memory_equal(bi.cmdline, longcmd, MBI_CMDLINE_MAX - 1);
 	assert_int_equal(strlen(bi.loader), MBI_LOADER_MAX - 1);
@@ -1380,12 +1381,14 @@ static void test_mb1_cmdline_pointer(void **state)
 	assert_true(parse(MB1_BOOTLOADER_MAGIC, MB1_INFO));
 	assert_error("mbi: command line longer than 2047 bytes; truncated");
 	assert_true(bi.has_cmdline);
+	assert_true(bi.cmdline_truncated);
 	assert_int_equal(strlen(bi.cmdline), MBI_CMDLINE_MAX - 1);
 	assert_true(view_calls - before < 2 * MBI_CMDLINE_MAX + 64);	/* bounded */
 	/* exactly 2047 characters: no error */
 	mem_fill(INFO_BASE + MBI_CMDLINE_MAX - 1, 0, 1);
 	parse(MB1_BOOTLOADER_MAGIC, MB1_INFO);
 	assert_no_errors();
+	assert_false(bi.cmdline_truncated);
 	assert_int_equal(strlen(bi.cmdline), MBI_CMDLINE_MAX - 1);
 	/* 2048: truncated */
 	mem_fill(INFO_BASE + MBI_CMDLINE_MAX - 1, 'x', 1);

@@ -144,6 +144,45 @@ def metric(name, pattern=""):
 
 # ----------------------------------------------------------------- cases ---
 
+# --- robustness helpers (issue 12) ---
+
+class TweakedCase(Case):
+    """A Case whose QEMU command line is edited: serial ports replaced
+    (serial=None: no serial port at all, judged by the exit status alone),
+    another firmware than qboot (bios=), or the whole command prefixed
+    (taskset)."""
+
+    def __init__(self, name, serial=(), prefix=(), bios=None, **kw):
+        Case.__init__(self, name, **kw)
+        self.bios = bios
+        self.serial = serial
+        self.prefix = list(prefix)
+        self.no_log = serial is None
+
+    def command(self, log):
+        cmd = Case.command(self, log)
+        if self.serial != ():
+            i = cmd.index("file:" + log)
+            repl = [] if self.serial is None else [a.replace("LOG", log) for a in self.serial]
+            cmd = cmd[:i - 1] + repl + cmd[i + 1:]
+        if self.bios and QBOOT in cmd:
+            cmd[cmd.index(QBOOT)] = self.bios
+        return self.prefix + cmd
+
+
+def hpet_table(base):
+    """The HPET table of issue 12 D1 with the given base (QEMU fixes the
+    checksum when it installs it with -acpitable)."""
+    t = bytearray.fromhex("4850455438000000017e524c46555a5a52494e474c41422001000000524c41420100000001a2868000400000000000000000008000800000")
+    t[44:52] = base.to_bytes(8, "little")
+    d = os.path.join(BUILD, "fault-data")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "hpet-%x.bin" % base)
+    with open(path, "wb") as f:
+        f.write(bytes(t))
+    return path
+
+
 def cases(args):
     v = qemu_version(QEMU) or (0, 0)
     tcg_x2apic = v >= (8, 0)  # QEMU 7.2's TCG has no x2APIC (docs/platform-notes.md)
@@ -263,6 +302,51 @@ def cases(args):
                      has(r"^# error: smp: APIC ID 1 answered twice: a second CPU \(CPUID says APIC ID 2\)"),
                      has(r"not ok \d+ online # \d+ CPU\(s\) answered a start not meant for them"),
                      result_is("apic_ids", "ok"), metric("smp.start_latency.latency", r"start=serial")]),
+        # --- robustness: fault matrix (issue 12) ---
+        Case("hpet-noncanonical", machine="pc,hpet=off", append="tests=boot,tsc.calibration quick",
+             extra=["-acpitable", "file=" + hpet_table(0x8000000000000000)],
+             checks=[has(r"^# error: acpi: HPET base 0x8000000000000000 is not a canonical lower-half address .*HPET left out"),
+                     has(r"^# tsc: hpet +unavailable"), result_is("calibration", "ok")]),
+        Case("hpet-in-kernel", machine="pc,hpet=off", append="tests=boot quick",
+             extra=["-acpitable", "file=" + hpet_table(0x100000)],
+             checks=[has(r"^# error: acpi: HPET base 0x100000 overlaps the kernel image; HPET left out")]),
+        Case("hpet-above-maxphyaddr", machine="pc,hpet=off", append="tests=boot quick",
+             extra=["-acpitable", "file=" + hpet_table(0x7ff000000000)],
+             checks=[has(r"^# error: acpi: HPET base 0x7ff000000000 lies above 2\^MAXPHYADDR")]),
+        # SeaBIOS lists one MP processor entry per package: one core each
+        TweakedCase("acpi-off-mptable", smp="4,sockets=4,cores=1,threads=1", machine="pc,acpi=off",
+                    bios="/usr/share/seabios/bios-256k.bin", append="tests=smp,boot quick",
+                    checks=[online(4), has(r"^# smp: no usable MADT; 4 enabled CPU\(s\) of 4 from the MP table"),
+                            has(r"# CPUs enumerated from the Intel MP table"), result_is("online", "ok")]),
+        Case("acpi-off-no-enumeration", smp="2", machine="pc,acpi=off", append="tests=smp,boot quick",
+             expect="fail",
+             checks=[online(1), has(r"^# error: mptable: no MP floating pointer structure"),
+                     has(r"not ok 1 online # no CPU enumeration: no ACPI and no usable MP table")]),
+        Case("acpi-off-no-enumeration-boot", smp="2", machine="pc,acpi=off", append="tests=boot quick",
+             expect="config-error",
+             checks=[has(r"^# error: smp: no CPU enumeration \(no usable MADT or MP table\): only the boot CPU was tested"),
+                     result_is("boot", "ok")]),
+        TweakedCase("no-serial", serial=None, append="tests=boot quick"),
+        TweakedCase("com2-only", serial=["-serial", "none", "-serial", "file:LOG"], append="tests=boot quick",
+                    checks=[has(r"^# error: console: no UART detected at io 0x3f8; falling back to ttyS1 \(io 0x2f8\)"),
+                            idval("console", "0x2f8")]),
+        Case("hang-irqoff", smp="2", append="tests=fault.hang_irqoff,fault.hang_irqoff_ap,boot quick",
+             expect="fail",
+             checks=[has(r"not ok 1 hang_irqoff # TIMEOUT budget of 500 ms exceeded with interrupts off; stopped by an NMI from watcher cpu 1"),
+                     has(r"not ok 2 hang_irqoff_ap # TIMEOUT budget of 500 ms exceeded"),
+                     has(r"^# watchdog: cpu 1 checks"), result_is("boot", "ok"),
+                     has(r"^ringlab: \d+ passed, 2 failed, 0 skipped$")]),
+        Case("cmdline-4k", append="tests=apic " + "seed=1 " * 585 + "quick", expect="config-error",
+             checks=[has(r"^# error: cmdline: command line longer than 2047 bytes \(the limit\)"),
+                     has(r"^# error: mbi: command line longer than 2047 bytes; truncated"),
+                     result_is("apic", "ok")]),
+        Case("mem-64m", mem="64M", smp="2", append="tests=boot,smp,apic quick", checks=[online(2)]),
+        Case("mem-16g", mem="16G", smp="2", append="tests=boot,smp quick", checks=[online(2)]),
+        Case("cpu-qemu64", cpu="qemu64", smp="2", append="tests=boot,cpu,smp,apic,tsc quick", timeout=120,
+             checks=[online(2)]),
+        TweakedCase("smp12-one-core", smp="12", prefix=["taskset", "-c", "0"], timeout=400,
+                    append="tests=smp,ipi,tsc.sync quick",
+                    checks=[online(12), has(r"^# lost: threshold T_LOST_US=\d+ us = base 2000000 us x scale \d+")]),
         # --- the complete default run, as `make run` does it ---
         Case("full-quick-smp4", smp="4", append="quick", timeout=180, checks=[online(4)]),
     ]
@@ -318,6 +402,11 @@ def run_case(case):
         return ("SKIP", case.name, "KVM unusable: " + out.strip().splitlines()[-1], dt)
     if rc < 0:
         return ("FAIL", case.name, "QEMU died on signal %d: %s; log %s" % (-rc, out.strip()[-300:], log), dt)
+    if getattr(case, "no_log", False):  # no serial port (issue 12): the exit status must still be right
+        want = EXIT_CODES[case.expect] * 2 + 1
+        if rc != want:
+            return ("FAIL", case.name, "QEMU exit status %d without a serial port, expected %d" % (rc, want), dt)
+        return ("PASS", case.name, "exit status %d without a serial port" % rc, dt)
     want = EXIT_CODES[case.expect]
     lc = subprocess.run([LOGCHECK, "--expect-status", case.expect, "--qemu-exit", str(rc), log],
                         capture_output=True, text=True)

@@ -66,6 +66,11 @@ struct alloc {
 static struct alloc *allocs;
 static pthread_mutex_t alloc_mu = PTHREAD_MUTEX_INITIALIZER;
 
+uint64_t plat_lost_us(void)
+{
+	return T_LOST_BASE_US;	/* threads on Linux: no boot calibration */
+}
+
 uint64_t plat_tsc_hz(void)
 {
 	return hz;

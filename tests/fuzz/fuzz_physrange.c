@@ -1,0 +1,37 @@
+/* libFuzzer harness: lib/physrange.c.  Whatever it accepts must be a
+ * mappable device window (the invariant the kernel's mapper relies on). */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "lib/physrange.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint64_t v[4] = { 0 };
+	struct phys_span ram[4];
+	unsigned nram = 0;
+
+	if (size < 17)
+		return 0;
+	memcpy(v, data, size < sizeof(v) ? size : sizeof(v));
+	for (size_t off = 32; off + 16 <= size && nram < 4; off += 16, nram++)
+		memcpy(&ram[nram], data + off, 16);
+	unsigned bits = 32 + (unsigned)(v[2] % 33);
+	struct phys_span kernel = { v[3] & 0xffffff, (v[3] & 0xffffff) + 0x100000 };
+	uint64_t len = v[1] & 0xffffffff;
+
+	if (phys_range_check(v[0], len, bits, ram, nram, kernel) != PHYS_RANGE_OK)
+		return 0;
+	uint64_t end = v[0] + len;
+
+	if (!len || end < v[0] || end > PHYS_IDMAP_LIMIT || (bits < 64 && end > (1ull << bits)))
+		__builtin_trap();
+	for (unsigned i = 0; i < nram; i++)
+		if (ram[i].end > ram[i].base && ram[i].base < end && v[0] < ram[i].end)
+			__builtin_trap();
+	if (kernel.base < end && v[0] < kernel.end)
+		__builtin_trap();
+	return 0;
+}
