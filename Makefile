@@ -78,6 +78,7 @@ HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c
 HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c lib/string.c lib/printf.c
 HOST_DEPS_topology := arch/x86/topology.c lib/string.c
 HOST_DEPS_memmap   := kernel/memmap.c
+HOST_DEPS_tlbflush :=
 
 $(BUILD)/host/obj/%.o: %.c
 	@mkdir -p $(dir $@)

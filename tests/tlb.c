@@ -368,13 +368,13 @@ static void body_global(struct env *e)
 	const struct probe g = { false, 1, true }, ng = { false, 0, false };
 
 	pge_on();
-	struct tally r = run_method(e, "global.mov_cr3_keeps.1p.1cpu", &g, fl_mov_cr3, false);
+	struct tally r = run_method(e, "mov_cr3_keeps.1p.1cpu", &g, fl_mov_cr3, false);
 
 	t_diag(e->t, "MOV CR3 %s a global entry (kept in %u of %u rounds; SDM vol. 3A §4.10.4.1 says it need not drop it)",
 	       r.after_old ? "keeps" : "did not keep", r.after_old, r.rounds);
-	run_method(e, "global.pge_toggle.1p.1cpu", &g, fl_global, true);
-	run_method(e, "global.invlpg.1p.1cpu", &g, fl_invlpg, true);
-	run_method(e, "global.nonglobal_mov_cr3.1p.1cpu", &ng, fl_mov_cr3, true);
+	run_method(e, "pge_toggle.1p.1cpu", &g, fl_global, true);
+	run_method(e, "invlpg.1p.1cpu", &g, fl_invlpg, true);
+	run_method(e, "nonglobal_mov_cr3.1p.1cpu", &ng, fl_mov_cr3, true);
 }
 
 TEST(tlb, global)
@@ -449,11 +449,11 @@ TEST(tlb, invpcid)
  *                    PCID 1), then back to PCID 1 with NOFLUSH: must be B. */
 enum pcid_variant { PV_NOFLUSH, PV_INVPCID0, PV_INVPCID1, PV_INVPCID2, PV_INVPCID3, PV_N };
 static const char *const pv_metric[PV_N] = {
-	"pcid.cr3_noflush_then_flush.1p.1cpu",
-	"pcid.invpcid_type0_other_pcid.1p.1cpu",
-	"pcid.invpcid_type1_other_pcid.all.1cpu",
-	"pcid.invpcid_type2_other_pcid.all.1cpu",
-	"pcid.invpcid_type3_other_pcid.all.1cpu",
+	"cr3_noflush_then_flush.1p.1cpu",
+	"invpcid_type0_other_pcid.1p.1cpu",
+	"invpcid_type1_other_pcid.all.1cpu",
+	"invpcid_type2_other_pcid.all.1cpu",
+	"invpcid_type3_other_pcid.all.1cpu",
 };
 
 struct pcid_tally {
@@ -1147,9 +1147,9 @@ static void body_shootdown(struct env *e)
 			/* Linux's choice, then (next to the ceiling) the other one,
 			 * so both sides of the 33-page ceiling are measured. */
 			if (linux_invlpg)
-				rl_snprintf(name, sizeof(name), "shootdown.ipi_invlpg.%up.%ucpu", n, ncpu);
+				rl_snprintf(name, sizeof(name), "ipi_invlpg.%up.%ucpu", n, ncpu);
 			else
-				rl_snprintf(name, sizeof(name), "shootdown.ipi_full.%up.%ucpu", n, ncpu);
+				rl_snprintf(name, sizeof(name), "ipi_full.%up.%ucpu", n, ncpu);
 			if (!sd_point(t, e, s, n, ncpu, linux_invlpg ? SD_IPI_INVLPG : SD_IPI_FULL, name,
 				      "linux", samples, nrounds, &med))
 				return;
@@ -1161,9 +1161,9 @@ static void body_shootdown(struct env *e)
 			if (n != 32 && n != 64)
 				continue;
 			if (linux_invlpg)
-				rl_snprintf(name, sizeof(name), "shootdown.ipi_full.%up.%ucpu", n, ncpu);
+				rl_snprintf(name, sizeof(name), "ipi_full.%up.%ucpu", n, ncpu);
 			else
-				rl_snprintf(name, sizeof(name), "shootdown.ipi_invlpg.%up.%ucpu", n, ncpu);
+				rl_snprintf(name, sizeof(name), "ipi_invlpg.%up.%ucpu", n, ncpu);
 			if (!sd_point(t, e, s, n, ncpu, linux_invlpg ? SD_IPI_FULL : SD_IPI_INVLPG, name,
 				      "other-side-of-ceiling", samples, nrounds, NULL))
 				return;
@@ -1189,7 +1189,7 @@ static void body_shootdown(struct env *e)
 		stale += s->cpu[s->remote[i]].control_stale;
 	}
 	sd_check_remotes(t, s, "remote control");
-	t_metric_value(t, "shootdown.remote_stale_control.8p.allcpu", stale, "count",
+	t_metric_value(t, "remote_stale_control.8p.allcpu", stale, "count",
 		       "reads=%u remote_cpus=%u control=%s", reads, total - 1,
 		       stale ? "fired" : "not-observed");
 	t_diag(t, "remote stale control: %u of %u reads on %u remote CPUs returned the old frame with no shootdown%s",
@@ -1212,11 +1212,11 @@ struct ib_variant {
 	unsigned pages;		/* 0: the CPUID maximum (at most 512) */
 };
 static const struct ib_variant ib_variants[] = {
-	{ "invlpgb.one_page.1p.allcpu", INVLPGB_FLAG_VA, false, false, 1 },
-	{ "invlpgb.range_max.maxp.allcpu", INVLPGB_FLAG_VA, false, false, 0 },
-	{ "invlpgb.stride_2m.4p.allcpu", INVLPGB_FLAG_VA, true, false, 4 },
-	{ "invlpgb.pcid0.all.allcpu", INVLPGB_FLAG_PCID, false, false, 8 },
-	{ "invlpgb.global.1p.allcpu", INVLPGB_FLAG_VA | INVLPGB_FLAG_INCLUDE_GLOBAL, false, true, 1 },
+	{ "one_page.1p.allcpu", INVLPGB_FLAG_VA, false, false, 1 },
+	{ "range_max.maxp.allcpu", INVLPGB_FLAG_VA, false, false, 0 },
+	{ "stride_2m.4p.allcpu", INVLPGB_FLAG_VA, true, false, 4 },
+	{ "pcid0.all.allcpu", INVLPGB_FLAG_PCID, false, false, 8 },
+	{ "global.1p.allcpu", INVLPGB_FLAG_VA | INVLPGB_FLAG_INCLUDE_GLOBAL, false, true, 1 },
 };
 
 static void body_invlpgb(struct env *e)
@@ -1278,7 +1278,7 @@ static void body_invlpgb(struct env *e)
 			unsigned n = sd_pages[pi];
 			uint64_t med = 0, ipi = ci < 16 ? sd_ipi_p50[ci][pi] : 0;
 
-			rl_snprintf(name, sizeof(name), "invlpgb.invlpgb_tlbsync.%up.%ucpu", n, ncpu);
+			rl_snprintf(name, sizeof(name), "invlpgb_tlbsync.%up.%ucpu", n, ncpu);
 			if (!sd_point(t, e, s, n, ncpu, SD_INVLPGB, name, "invlpgb", samples, nrounds, &med))
 				return;
 			if (n == 1 && ncpu == 2)
@@ -1378,7 +1378,7 @@ TEST(tlb, invlpgb_count)
 		boot_cpu.invlpgb_max_pages);
 	unsigned dis = cnt_disagree(t, c, n, true);
 
-	t_metric_value(t, "invlpgb_count.disagreeing_cpus.allcpu", dis, "count",
+	t_metric_value(t, "disagreeing_cpus.allcpu", dis, "count",
 		       "cpus=%u cpu0_max_pages=%u invlpgb=%s source=CPUID.80000008H:EDX[15:0]+1", nl,
 		       cnt_max(&c[0]), boot_cpu.invlpgb ? "yes" : "no");
 	if (dis)
@@ -1416,7 +1416,7 @@ TEST(tlb, summary)
 		t_diag(t, "summary: one MOV CR3 costs as much as %llu INVLPGs (instruction cost only; Linux's ceiling is %u pages); re-walk %llu vs hit %llu cycles",
 		       (unsigned long long)cross, FLUSH_CEILING, (unsigned long long)sum.rewalk_invlpg,
 		       (unsigned long long)sum.rewalk_hit);
-		t_metric_value(t, "summary.invlpg_vs_mov_cr3_crossover.1cpu", (int64_t)cross, "pages",
+		t_metric_value(t, "invlpg_vs_mov_cr3_crossover.1cpu", (int64_t)cross, "pages",
 			       "invlpg_p50=%llu mov_cr3_p50=%llu", (unsigned long long)sum.invlpg,
 			       (unsigned long long)sum.mov_cr3);
 	} else {
