@@ -410,25 +410,42 @@ TEST(tlb, flush_2m)
 	with_env(t, true, body_flush_2m);
 }
 
+struct method_row {
+	const char *metric;
+	struct probe p;
+	flush_fn fl;
+	bool must_flush;
+};
+
+static void run_methods(struct env *e, const struct method_row *rows, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		run_method(e, rows[i].metric, &rows[i].p, rows[i].fl, rows[i].must_flush);
+}
+
+/* Non-global page first; then a global one, which types 0, 1 and 3 leave
+ * alone (SDM vol. 2A INVPCID) but may drop anyway (reported), and type 2
+ * must drop. */
+static const struct method_row invpcid_rows[] = {
+	{ "invpcid_type0.1p.1cpu", { false, 0, false }, fl_invpcid0, true },
+	{ "invpcid_type1.all.1cpu", { false, 0, false }, fl_invpcid1, true },
+	{ "invpcid_type2.all.1cpu", { false, 0, false }, fl_invpcid2, true },
+	{ "invpcid_type3.all.1cpu", { false, 0, false }, fl_invpcid3, true },
+	{ "invpcid_type0_global.1p.1cpu", { false, 1, true }, fl_invpcid0, false },
+	{ "invpcid_type1_global.all.1cpu", { false, 1, true }, fl_invpcid1, false },
+	{ "invpcid_type2_global.all.1cpu", { false, 1, true }, fl_invpcid2, true },
+	{ "invpcid_type3_global.all.1cpu", { false, 1, true }, fl_invpcid3, false },
+};
+
 static void body_invpcid(struct env *e)
 {
-	const struct probe p = { false, 0, false }, g = { false, 1, true };
-
-	run_method(e, "invpcid_type0.1p.1cpu", &p, fl_invpcid0, true);
-	run_method(e, "invpcid_type1.all.1cpu", &p, fl_invpcid1, true);
-	run_method(e, "invpcid_type2.all.1cpu", &p, fl_invpcid2, true);
-	run_method(e, "invpcid_type3.all.1cpu", &p, fl_invpcid3, true);
+	run_methods(e, invpcid_rows, 4);
 	if (!boot_cpu.pge) {
 		t_diag(e->t, "global variants not run: CPU lacks PGE (CPUID.1:EDX[13])");
 		return;
 	}
 	pge_on();
-	/* Types 0, 1 and 3 leave global translations alone (SDM vol. 2A
-	 * INVPCID), but may drop more than asked: reported.  Type 2 must drop. */
-	run_method(e, "invpcid_type0_global.1p.1cpu", &g, fl_invpcid0, false);
-	run_method(e, "invpcid_type1_global.all.1cpu", &g, fl_invpcid1, false);
-	run_method(e, "invpcid_type2_global.all.1cpu", &g, fl_invpcid2, true);
-	run_method(e, "invpcid_type3_global.all.1cpu", &g, fl_invpcid3, false);
+	run_methods(e, invpcid_rows + 4, 4);
 }
 
 TEST(tlb, invpcid)
@@ -809,6 +826,8 @@ struct sd {
 	unsigned invlpgb_flags;
 	int cur;			/* frame the window maps now */
 	unsigned invlpgb_max;
+	uint64_t *samples;		/* nrounds of them */
+	size_t nrounds;
 };
 
 static struct sd *sd;
@@ -1083,10 +1102,14 @@ static struct sd *sd_setup(struct test_ctx *t, struct env *e, unsigned *total)
 {
 	struct sd *s = plat_alloc(sizeof(*s));
 
-	if (!s || !(s->cpu = plat_alloc(plat_ncpus() * sizeof(struct sd_cpu)))) {
+	size_t nrounds = (size_t)t_iters(t, 200, 8);
+
+	if (!s || !(s->cpu = plat_alloc(plat_ncpus() * sizeof(struct sd_cpu))) ||
+	    !(s->samples = plat_alloc(nrounds * sizeof(uint64_t)))) {
 		t_fail(t, "no memory");
 		return NULL;
 	}
+	s->nrounds = nrounds;
 	s->vec = irq_alloc_vector(sd_irq);
 	if (!s->vec) {
 		t_fail(t, "no free interrupt vector");
@@ -1140,14 +1163,13 @@ static void body_shootdown(struct env *e)
 	struct test_ctx *t = e->t;
 	unsigned total, counts[16], ncounts;
 	struct sd *s = sd_setup(t, e, &total);
-	size_t nrounds = (size_t)t_iters(t, 200, 8);
-	uint64_t *samples = plat_alloc(nrounds * sizeof(uint64_t));
 	char name[80];
 
-	if (!s || !samples) {
-		t_check(t, samples != NULL, "no memory");
+	if (!s)
 		return;
-	}
+	size_t nrounds = s->nrounds;
+	uint64_t *samples = s->samples;
+
 	ncounts = sd_cpu_counts(total, counts);
 	sum.ipi_all_cpus = total;
 	for (unsigned ci = 0; ci < ncounts; ci++) {
@@ -1238,14 +1260,13 @@ static void body_invlpgb(struct env *e)
 	struct test_ctx *t = e->t;
 	unsigned total, counts[16], ncounts;
 	struct sd *s = sd_setup(t, e, &total);
-	size_t nrounds = (size_t)t_iters(t, 200, 8);
-	uint64_t *samples = plat_alloc(nrounds * sizeof(uint64_t));
 	char name[80];
 
-	if (!s || !samples) {
-		t_check(t, samples != NULL, "no memory");
+	if (!s)
 		return;
-	}
+	size_t nrounds = s->nrounds;
+	uint64_t *samples = s->samples;
+
 	if (boot_cpu.pge)
 		pge_on();
 	/* Correctness on CPU 0 and every remote CPU holding the translation. */
