@@ -69,6 +69,8 @@ static bool env_setup(struct test_ctx *t, struct env *e, bool want_2m)
 
 	memset(e, 0, sizeof(*e));
 	e->t = t;
+	e->cr3 = read_cr3();	/* first: env_restore() writes them back */
+	e->cr4 = read_cr4();
 	if (!tables || !fr)
 		return t_fail(t, "no memory for test frames");
 	for (int k = 0; k < 2; k++) {
@@ -87,12 +89,14 @@ static bool env_setup(struct test_ctx *t, struct env *e, bool want_2m)
 			*(volatile uint64_t *)(uintptr_t)e->frame2m[k] = magic[k];
 		}
 	}
-	e->cr3 = read_cr3();
-	e->cr4 = read_cr4();
 	if (!pt_win_install(&e->w, tables, why, sizeof(why)))
 		return t_fail(t, "%s", why);
 	return true;
 }
+
+struct sd;
+static struct sd *sd;		/* the shootdown in progress, if any */
+static void sd_stop(struct test_ctx *t, struct sd *s);
 
 static void flush_local_cr3(void *arg)
 {
@@ -105,6 +109,8 @@ static void flush_local_cr3(void *arg)
  * keeps a translation to frames the runner is about to release. */
 static void env_restore(struct env *e)
 {
+	if (sd)
+		sd_stop(e->t, sd);	/* after a fault or timeout mid-series */
 	uint64_t f = irq_save();
 
 	write_cr3(e->cr3 & ~(X86_CR3_PCID_NOFLUSH | X86_CR3_PCID_MASK));
@@ -113,7 +119,7 @@ static void env_restore(struct env *e)
 	native_flush_tlb_global();
 	irq_restore(f);
 	if (e->remotes_used) {
-		unsigned others[MAX_CPUS > 256 ? 256 : MAX_CPUS];
+		unsigned others[256];
 		unsigned n = plat_other_cpus(others, 256);
 
 		/* CPUs beyond 256 never take part (see shootdown). */
@@ -830,7 +836,6 @@ struct sd {
 	size_t nrounds;
 };
 
-static struct sd *sd;
 /* Linux-policy IPI shootdown medians by [cpu count index][page index],
  * for the INVLPGB comparison (0: not measured). */
 static uint64_t sd_ipi_p50[16][6];
@@ -986,6 +991,10 @@ static bool sd_ipi_flush(struct test_ctx *t, struct sd *s, unsigned n, bool full
 
 	s->full = full;
 	__atomic_store_n(&s->flush_seq, q, __ATOMIC_RELEASE);
+	/* The PTE and request stores must be visible before the IPI: an
+	 * x2APIC ICR WRMSR is not serializing (SDM vol. 3 §11.12.3), so fence
+	 * as Linux's weak_wrmsr_fence() does (see the wrmsr_order suite). */
+	__asm__ volatile("mfence; lfence" ::: "memory");
 	for (unsigned i = 0; i < s->nremote; i++)
 		if (!apic_send(plat_cpu_apic_id(s->remote[i]), APIC_DM_FIXED | s->vec))
 			t_fail(t, "IPI to cpu %u not sent (ICR busy)", s->remote[i]);
