@@ -464,7 +464,7 @@ TEST(tlb, invpcid)
 }
 
 /* PCID switching.  PCID 1 caches frame A; CR3 moves to PCID 2 (flushing
- * PCID 2), the PTE becomes B; then back to PCID 1:
+ * PCID 2) after the PTE became B; then back to PCID 1:
  *   noflush_control  with CR3 bit 63 set (NOFLUSH): reading A shows PCID 1
  *                    kept its entry (the control), then MOV CR3 to PCID 1
  *                    without bit 63 must drop it: B.
@@ -495,8 +495,11 @@ static void pcid_round(struct env *e, enum pcid_variant v, struct pcid_tally *r)
 	write_cr3(root | 1);
 	if ((x = peek(va)) != magic[k])
 		r->touch_bad++, r->bad_value = x;
-	write_cr3(root | 2);
+	/* The PTE changes while PCID 1 is current, and the serializing MOV CR3
+	 * to PCID 2 (which flushes PCID 2) comes after it, so PCID 2 must
+	 * walk to B; only PCID 1 may still hold A. */
 	probe_map(e, &p, o);
+	write_cr3(root | 2);
 	if ((x = peek(va)) != magic[o])
 		r->pcid2_bad++, r->bad_value = x;
 	switch (v) {
@@ -971,6 +974,10 @@ static void invlpgb_flush_range(struct sd *s, uint64_t va0, unsigned n, bool pmd
 
 	if (!boot_cpu.invlpgb || !s->invlpgb_max)
 		return;
+	/* INVLPGB is weakly ordered (APM vol. 3): make the PTE stores global
+	 * before any CPU can drop its entry and re-walk.  Conservative; part
+	 * of the measured cost. */
+	__asm__ volatile("mfence" ::: "memory");
 	for (unsigned done = 0; done < n;) {
 		unsigned c = n - done < s->invlpgb_max ? n - done : s->invlpgb_max;
 		struct invlpgb_ops op;
