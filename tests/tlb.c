@@ -614,6 +614,39 @@ TEST(tlb, cleanup_on_fault)
 		"identity map broken at 0x%llx", (unsigned long long)e.frame[0]);
 }
 
+/* Fails on purpose (run only when named): the watchdog stops the case in
+ * the middle of a mapping with CR4.PGE set; the unwind must still restore
+ * everything, which the case checks after the unwind (and the next case
+ * that installs the window would find PML4 slot 384 in use). */
+static void body_hang(struct env *e)
+{
+	uint64_t end = rdtsc() + tsc_ms_to_cycles(60000);
+
+	pt_win_map_4k(&e->w, 0, e->frame[0], true);
+	if (boot_cpu.pge)
+		pge_on();
+	(void)peek(pt_win_va_4k(0));
+	while (rdtsc() < end)
+		cpu_relax();
+	t_fail(e->t, "the watchdog did not stop the case within 60 s");
+}
+
+TEST_EX(tlb, timeout_cleanup, T_EXPLICIT, 1000)
+{
+	uint64_t *pml4 = (uint64_t *)(uintptr_t)paging_root();
+	uint64_t slot = pml4[PT_WIN_PML4_INDEX], cr3 = read_cr3(), cr4 = read_cr4();
+
+	with_env(t, false, body_hang);
+	/* Reached after the watchdog's unwind: a failure here replaces the
+	 * TIMEOUT result, which the QEMU case would notice. */
+	t_check(t, pml4[PT_WIN_PML4_INDEX] == slot && read_cr3() == cr3 && read_cr4() == cr4 &&
+		   !paging_translate(pt_win_va_4k(0), NULL, NULL, NULL),
+		"after the timeout: PML4 slot 0x%llx (was 0x%llx), CR3 0x%llx (0x%llx), CR4 0x%llx (0x%llx)",
+		(unsigned long long)pml4[PT_WIN_PML4_INDEX], (unsigned long long)slot,
+		(unsigned long long)read_cr3(), (unsigned long long)cr3,
+		(unsigned long long)read_cr4(), (unsigned long long)cr4);
+}
+
 /* -------------------------------------------------------------- cost --- */
 
 #define COST_U	16u	/* operations per U run; 2U = 32 pages */

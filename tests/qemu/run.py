@@ -233,6 +233,10 @@ def cases(args):
                      metric("tlb.shootdown.remote_stale_control.8p.allcpu"),
                      has(r"ok \d+ invlpgb # SKIP CPU lacks INVLPGB/TLBSYNC \(CPUID 8000_0008h:EBX\[3\]\)"),
                      has(r"# summary: IPI shootdown of 1 page")]),
+        Case("tlb-timeout-cleanup", smp="2", append="tests=tlb.flush_4k,tlb.timeout_cleanup quick",
+             expect="fail", timeout=120,
+             checks=[has(r"not ok \d+ timeout_cleanup # TIMEOUT .*test mapping removed, CR3/CR4 restored"),
+                     result_is("flush_4k", "ok")]),
         # --- the complete default run, as `make run` does it ---
         Case("full-quick-smp4", smp="4", append="quick", timeout=180, checks=[online(4)]),
     ]
