@@ -1041,6 +1041,8 @@ static void invlpgb_flush_range(struct sd *s, uint64_t va0, unsigned n, bool pmd
 	 * before any CPU can drop its entry and re-walk.  Conservative; part
 	 * of the measured cost. */
 	__asm__ volatile("mfence" ::: "memory");
+	if (!(flags & INVLPGB_FLAG_VA))
+		n = 1;		/* no address: one instruction, count 0 (as Linux) */
 	for (unsigned done = 0; done < n;) {
 		unsigned c = n - done < s->invlpgb_max ? n - done : s->invlpgb_max;
 		struct invlpgb_ops op;
