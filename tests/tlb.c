@@ -628,13 +628,13 @@ TEST(tlb, cleanup_on_fault)
  * that installs the window would find PML4 slot 384 in use). */
 static void body_hang(struct env *e)
 {
-	uint64_t end = rdtsc() + tsc_ms_to_cycles(60000);
+	uint64_t end = rdtsc_ordered() + tsc_ms_to_cycles(60000);
 
 	pt_win_map_4k(&e->w, 0, e->frame[0], true);
 	if (boot_cpu.pge)
 		pge_on();
 	(void)peek(pt_win_va_4k(0));
-	while (rdtsc() < end)
+	while (rdtsc_ordered() < end)
 		cpu_relax();
 	t_fail(e->t, "the watchdog did not stop the case within 60 s");
 }
@@ -690,22 +690,22 @@ static uint64_t time_ops(enum cost_op op, unsigned n)
 	switch (op) {
 	case OP_INVLPG_PRESENT:
 		touch_pages(0, n);
-		t0 = rdtsc_lfence();
+		t0 = lfence_rdtsc();
 		for (unsigned i = 0; i < n; i++)
 			__invlpg(pt_win_va_4k(i));
 		break;
 	case OP_INVLPG_ABSENT:
-		t0 = rdtsc_lfence();
+		t0 = lfence_rdtsc();
 		for (unsigned i = 0; i < n; i++)
 			__invlpg(pt_win_va_4k(ABSENT_FIRST + i));
 		break;
 	case OP_MOV_CR3:
-		t0 = rdtsc_lfence();
+		t0 = lfence_rdtsc();
 		for (unsigned i = 0; i < n; i++)
 			native_flush_tlb_local();
 		break;
 	case OP_GLOBAL:
-		t0 = rdtsc_lfence();
+		t0 = lfence_rdtsc();
 		for (unsigned i = 0; i < n; i++)
 			native_flush_tlb_global();
 		break;
@@ -713,13 +713,13 @@ static uint64_t time_ops(enum cost_op op, unsigned n)
 		unsigned long type = (unsigned long)(op - OP_INVPCID0);
 
 		touch_pages(0, n);
-		t0 = rdtsc_lfence();
+		t0 = lfence_rdtsc();
 		for (unsigned i = 0; i < n; i++)
 			__invpcid(0, pt_win_va_4k(i), type);
 		break;
 	}
 	}
-	t1 = rdtsc_lfence();
+	t1 = lfence_rdtsc();
 	return t1 - t0;
 }
 
@@ -744,17 +744,17 @@ static void flush_once(enum cost_op op)
 
 static uint64_t time_load(uint64_t va)
 {
-	uint64_t t0 = rdtsc_lfence();
+	uint64_t t0 = lfence_rdtsc();
 
 	(void)peek(va);
-	return rdtsc_lfence() - t0;
+	return lfence_rdtsc() - t0;
 }
 
 static uint64_t time_bracket(void)
 {
-	uint64_t t0 = rdtsc_lfence();
+	uint64_t t0 = lfence_rdtsc();
 
-	return rdtsc_lfence() - t0;
+	return lfence_rdtsc() - t0;
 }
 
 static void body_cost(struct env *e)
@@ -935,13 +935,13 @@ static void sd_server(void *arg)
 	uint64_t spin = tsc_us_to_cycles(SD_SPIN_US);
 
 	for (;;) {
-		uint64_t start = rdtsc(), end = start + limit, q;
+		uint64_t start = rdtsc_ordered(), end = start + limit, q;
 
 		/* Spin (so a shootdown right after a command finds this CPU
 		 * running, as Linux's targets are), then halt until the next
 		 * command's wake-up IPI: emulators get their host CPU back. */
 		while ((q = __atomic_load_n(&s->cmd_seq, __ATOMIC_ACQUIRE)) == seen) {
-			uint64_t now = rdtsc();
+			uint64_t now = rdtsc_ordered();
 
 			if (now > end)
 				return;		/* CPU 0 went away: stop serving */
@@ -970,7 +970,7 @@ static void sd_server(void *arg)
 static bool sd_command(struct test_ctx *t, struct sd *s, int cmd)
 {
 	s->cmd = cmd;
-	uint64_t q = s->cmd_seq + 1, end = rdtsc() + tsc_us_to_cycles(T_LOST_US);
+	uint64_t q = s->cmd_seq + 1, end = rdtsc_ordered() + tsc_us_to_cycles(T_LOST_US);
 
 	__atomic_store_n(&s->cmd_seq, q, __ATOMIC_RELEASE);
 	__asm__ volatile("mfence; lfence" ::: "memory");	/* as in sd_ipi_flush */
@@ -980,7 +980,7 @@ static bool sd_command(struct test_ctx *t, struct sd *s, int cmd)
 		struct sd_cpu *c = &s->cpu[s->remote[i]];
 
 		while (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) != q) {
-			if (rdtsc() > end)
+			if (rdtsc_ordered() > end)
 				return t_fail(t, "cpu %u did not answer command %d within %u ms",
 					      s->remote[i], cmd, T_LOST_US / 1000);
 			cpu_relax();
@@ -1075,11 +1075,11 @@ static bool sd_ipi_flush(struct test_ctx *t, struct sd *s, unsigned n, bool full
 	else
 		for (unsigned i = 0; i < n; i++)
 			__invlpg(s->va0 + i * s->step);
-	uint64_t end = rdtsc() + tsc_us_to_cycles(T_LOST_US);
+	uint64_t end = rdtsc_ordered() + tsc_us_to_cycles(T_LOST_US);
 
 	for (unsigned i = 0; i < s->nremote; i++)
 		while (__atomic_load_n(&s->cpu[s->remote[i]].ack, __ATOMIC_ACQUIRE) != q) {
-			if (rdtsc() > end)
+			if (rdtsc_ordered() > end)
 				return t_fail(t, "cpu %u never acknowledged the shootdown IPI",
 					      s->remote[i]);
 			cpu_relax();
@@ -1118,7 +1118,7 @@ static uint64_t sd_round(struct test_ctx *t, struct env *e, struct sd *s, unsign
 	s->want = magic[o];
 	s->old = magic[k];
 
-	uint64_t t0 = rdtsc_lfence();
+	uint64_t t0 = lfence_rdtsc();
 
 	sd_map(e, s, n, o, s->global);
 	if (m == SD_IPI_INVLPG || m == SD_IPI_FULL) {
@@ -1127,7 +1127,7 @@ static uint64_t sd_round(struct test_ctx *t, struct env *e, struct sd *s, unsign
 	} else if (m == SD_INVLPGB) {
 		invlpgb_flush_range(s, s->va0, n, s->large, s->invlpgb_flags, 0);
 	}
-	uint64_t t1 = rdtsc_lfence();
+	uint64_t t1 = lfence_rdtsc();
 
 	s->cur = o;
 	if (m == SD_NOFLUSH) {
@@ -1220,7 +1220,7 @@ static bool sd_more(struct test_ctx *t, size_t r, size_t nrounds, uint64_t t0, b
 {
 	if (r >= nrounds || t_expired(t))
 		return false;
-	if (r >= SD_MIN_ROUNDS && rdtsc() - t0 > tsc_ms_to_cycles(SD_POINT_MS)) {
+	if (r >= SD_MIN_ROUNDS && rdtsc_ordered() - t0 > tsc_ms_to_cycles(SD_POINT_MS)) {
 		*capped = true;
 		return false;
 	}
@@ -1234,7 +1234,7 @@ static bool sd_point(struct test_ctx *t, struct env *e, struct sd *s, unsigned n
 {
 	size_t k = 0;
 	bool ok = true, capped = false;
-	uint64_t t0 = rdtsc();
+	uint64_t t0 = rdtsc_ordered();
 
 	if (!sd_start(t, e, s, ncpu - 1))
 		return false;
@@ -1310,7 +1310,7 @@ static void body_shootdown(struct env *e)
 	 * then a real shootdown so every TLB is right again. */
 	unsigned reads = 0, stale = 0;
 	bool ok = sd_start(t, e, s, total - 1) && sd_resync(t, e, s, 8), capped = false;
-	uint64_t t0 = rdtsc();
+	uint64_t t0 = rdtsc_ordered();
 
 	for (size_t r = 0; ok && sd_more(t, r, nrounds, t0, &capped); r++) {
 		sd_round(t, e, s, 8, SD_NOFLUSH, &ok);
@@ -1383,7 +1383,7 @@ static void body_invlpgb(struct env *e)
 		size_t r;
 
 		bool capped = false;
-		uint64_t t0 = rdtsc();
+		uint64_t t0 = rdtsc_ordered();
 
 		ok = sd_resync(t, e, s, n);
 		for (r = 0; ok && sd_more(t, r, nrounds, t0, &capped); r++)
