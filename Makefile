@@ -119,6 +119,7 @@ HOST_DEPS_topology := arch/x86/topology.c lib/string.c
 HOST_DEPS_memmap   := kernel/memmap.c
 HOST_DEPS_physrange := lib/physrange.c
 HOST_DEPS_mptable  := arch/x86/mptable.c arch/x86/acpi.c lib/string.c lib/printf.c tests/host/fake_phys.c
+HOST_DEPS_tlbflush :=
 
 $(BUILD)/host/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)

@@ -40,6 +40,8 @@ MMIO_FILES = {
     "arch/x86/hpet.c": "HPET general configuration (counter enable, restored)",
     "arch/x86/vga.c": "VGA text framebuffer 0xB8000",
     "tests/fault.c": "deliberate #PF on an unmapped address (no device)",
+    "arch/x86/smpboot.c": "AP trampoline page in low RAM (not a device): the parked CPUs' IDT pointer",
+    "tests/tlb.c": "the TLB suite's own test frames, allocated RAM (not a device)",
 }
 MAP_FILES = {"arch/x86/apic.c", "arch/x86/hpet.c"}
 

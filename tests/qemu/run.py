@@ -347,6 +347,22 @@ def cases(args):
         TweakedCase("smp12-one-core", smp="12", prefix=["taskset", "-c", "0"], timeout=400,
                     append="tests=smp,ipi,tsc.sync quick",
                     checks=[online(12), has(r"^# lost: threshold T_LOST_US=\d+ us = base 2000000 us x scale \d+")]),
+        # --- TLB (issue 9) ---
+        Case("tlb-tcg-smp4", smp="4", append="tests=tlb quick", timeout=180,
+             checks=[online(4), result_is("flush_4k", "ok"), result_is("shootdown", "ok"),
+                     result_is("cleanup_on_fault", "ok"),
+                     metric("tlb.flush_4k.invlpg.1p.1cpu", r"verdict=flushed"),
+                     metric("tlb.global.pge_toggle.1p.1cpu", r"verdict=flushed"),
+                     metric("tlb.shootdown.ipi_invlpg.1p.4cpu"),
+                     metric("tlb.shootdown.ipi_full.64p.4cpu"),
+                     metric("tlb.shootdown.ipi_invlpg.64p.4cpu"),
+                     metric("tlb.shootdown.remote_stale_control.8p.allcpu"),
+                     has(r"ok \d+ invlpgb # SKIP CPU lacks INVLPGB/TLBSYNC \(CPUID 8000_0008h:EBX\[3\]\)"),
+                     has(r"# summary: IPI shootdown of 1 page")]),
+        Case("tlb-timeout-cleanup", smp="2", append="tests=tlb.flush_4k,tlb.timeout_cleanup quick",
+             expect="fail", timeout=120,
+             checks=[has(r"not ok \d+ timeout_cleanup # TIMEOUT .*test mapping removed, CR3/CR4 restored"),
+                     result_is("flush_4k", "ok")]),
         # --- the complete default run, as `make run` does it ---
         Case("full-quick-smp4", smp="4", append="quick", timeout=180, checks=[online(4)]),
     ]
@@ -362,6 +378,11 @@ def cases(args):
     c += [
         Case("kvm-smp2", smp="2", accel="kvm", append="tests=boot,cpu,fault,smp,apic quick", timeout=240,
              needs="kvm", checks=[online(2)]),
+        # --- TLB (issue 9): tiny profile, the nested KVM is slow ---
+        Case("kvm-tlb", smp="2", accel="kvm", append="tests=tlb quick iters=4", timeout=300,
+             needs="kvm", checks=[online(2), result_is("flush_4k", "ok"), result_is("shootdown", "ok"),
+                                  result_is("cleanup_on_fault", "ok"),
+                                  metric("tlb.shootdown.ipi_invlpg.1p.2cpu")]),
         Case("kvm-tscdeadline", smp="2", accel="kvm", append="tests=tscdeadline quick", timeout=240,
              needs="kvm", checks=[metric("tscdeadline.latency.hlt"),
                                   result_is("immediate", "ok"),
