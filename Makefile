@@ -78,6 +78,8 @@ HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c
 HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c lib/string.c lib/printf.c
 HOST_DEPS_topology := arch/x86/topology.c lib/string.c
 HOST_DEPS_memmap   := kernel/memmap.c
+HOST_DEPS_memsize  := lib/memsize.c arch/x86/meminfo.c lib/string.c lib/printf.c
+HOST_DEPS_litmus   := lib/litmus.c lib/string.c lib/printf.c
 
 $(BUILD)/host/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -102,7 +104,10 @@ host-tests: $(addprefix $(BUILD)/host/test_,$(HOST_TESTS))
 HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c)
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
 	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c \
-	arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
+	arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c \
+	arch/x86/meminfo.c lib/memsize.c lib/litmus.c
+# memory suites (issue 10): the clearing primitives, shared with the kernel
+HOSTED_ASM := arch/x86/clear.asm
 HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -DRINGLAB_USER -pthread -MMD -MP
 
 $(BUILD)/hosted/%.o: %.c
@@ -114,7 +119,12 @@ $(BUILD)/hosted/version.o: $(BUILD)/version.txt
 	printf 'const char ringlab_version[] = "%s";\n' "$$(cat $<)" | \
 		$(HOSTCC) $(HOSTED_CFLAGS) -x c -c - -o $@
 
-$(BUILD)/ringlab-hosted: $(patsubst %.c,$(BUILD)/hosted/%.o,$(HOSTED_SRC)) $(BUILD)/hosted/version.o
+$(BUILD)/hosted/%.asm.o: %.asm
+	@mkdir -p $(dir $@)
+	$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP $< -o $@
+
+$(BUILD)/ringlab-hosted: $(patsubst %.c,$(BUILD)/hosted/%.o,$(HOSTED_SRC)) \
+		$(patsubst %.asm,$(BUILD)/hosted/%.asm.o,$(HOSTED_ASM)) $(BUILD)/hosted/version.o
 	$(HOSTCC) $(HOSTED_CFLAGS) -o $@ $^
 
 hosted: $(BUILD)/ringlab-hosted
