@@ -124,11 +124,13 @@ uint64_t plat_big_avail(void);
 #define PLAT_SIMD_AVX512	(1u << 2)
 int plat_simd_call(unsigned need, plat_fn fn, void *arg, char *why, size_t whysz);
 
-/* Privileged operations the fence suite times: reps executions in one
- * loop, TSC cycles in *cycles.  False with *why where not available
- * (hosted: ring 0 only). */
+/* Serializing operations the fence suite times through the seam: reps
+ * executions in one loop, each after nlines stores to the 64-byte lines
+ * at `lines` (nlines 0: alone); TSC cycles in *cycles.  False with *why
+ * where not available (hosted: MOV to CR2 needs ring 0). */
 enum plat_priv_op { PLAT_PRIV_MOV_CR2, PLAT_PRIV_IRET_SELF };
-bool plat_priv_loop(enum plat_priv_op op, unsigned reps, uint64_t *cycles, const char **why);
+bool plat_priv_loop(enum plat_priv_op op, unsigned reps, volatile uint64_t *lines,
+		    unsigned nlines, uint64_t *cycles, const char **why);
 
 /* arch/x86/clear.asm: clear n bytes at p (64-byte aligned, n a multiple
  * of 64; rep_stosb takes any n).  The NT ones end with SFENCE. */

@@ -184,29 +184,31 @@ int plat_simd_call(unsigned need, plat_fn fn, void *arg, char *why, size_t whysz
 }
 
 /* ---- privileged timing loops ---- */
-bool plat_priv_loop(enum plat_priv_op op, unsigned reps, uint64_t *cycles, const char **why)
+bool plat_priv_loop(enum plat_priv_op op, unsigned reps, volatile uint64_t *lines,
+		    unsigned nlines, uint64_t *cycles, const char **why)
 {
-	uint64_t flags = irq_save(), t0, t1;
+	uint64_t flags, t0, t1;
 
-	if (op == PLAT_PRIV_MOV_CR2) {
-		/* MOV to CR2 is serializing (SDM vol. 3 §10.3); writing back
-		 * the value it holds changes nothing. */
-		uint64_t cr2 = read_cr2();
-
-		t0 = rdtsc_lfence();
-		for (unsigned i = 0; i < reps; i++)
-			write_cr2(cr2);
-		t1 = rdtsc_lfence();
-	} else if (op == PLAT_PRIV_IRET_SELF) {
-		t0 = rdtsc_lfence();
-		for (unsigned i = 0; i < reps; i++)
-			iret_to_self();
-		t1 = rdtsc_lfence();
-	} else {
-		irq_restore(flags);
+	if (op != PLAT_PRIV_MOV_CR2 && op != PLAT_PRIV_IRET_SELF) {
 		*why = "unknown operation";
 		return false;
 	}
+	flags = irq_save();
+	/* MOV to CR2 is serializing (SDM vol. 3 §10.3); writing back the
+	 * value it holds changes nothing.  Interrupts are off, so no page
+	 * fault can change it meanwhile. */
+	uint64_t cr2 = read_cr2();
+
+	t0 = rdtsc_lfence();
+	for (unsigned i = 0; i < reps; i++) {
+		for (unsigned k = 0; k < nlines; k++)
+			lines[k * 8] = i;
+		if (op == PLAT_PRIV_MOV_CR2)
+			write_cr2(cr2);
+		else
+			iret_to_self();
+	}
+	t1 = rdtsc_lfence();
 	irq_restore(flags);
 	*cycles = t1 - t0;
 	return true;

@@ -161,14 +161,18 @@ int plat_simd_call(unsigned need, plat_fn fn, void *arg, char *why, size_t whysz
 	return PLAT_OK;
 }
 
-bool plat_priv_loop(enum plat_priv_op op, unsigned reps, uint64_t *cycles, const char **why)
+bool plat_priv_loop(enum plat_priv_op op, unsigned reps, volatile uint64_t *lines,
+		    unsigned nlines, uint64_t *cycles, const char **why)
 {
 	if (op == PLAT_PRIV_IRET_SELF) {
 		/* IRET to the same privilege level also works in ring 3 */
 		uint64_t t0 = rdtsc_lfence();
 
-		for (unsigned i = 0; i < reps; i++)
+		for (unsigned i = 0; i < reps; i++) {
+			for (unsigned k = 0; k < nlines; k++)
+				lines[k * 8] = i;
 			iret_to_self();
+		}
 		*cycles = rdtsc_lfence() - t0;
 		return true;
 	}
