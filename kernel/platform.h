@@ -101,6 +101,7 @@ struct plat_mem_info {
 	const char *llc_source;	/* which CPUID leaf gave it */
 	bool sse2, avx2, avx512f, clzero, erms, serialize;
 	bool avx_state, avx512_state;	/* the state can be enabled (XCR0 / OS) */
+	bool hypervisor;	/* CPUID.1:ECX[31] */
 };
 void plat_mem_info(struct plat_mem_info *mi);
 

@@ -42,6 +42,7 @@ void plat_mem_info(struct plat_mem_info *out)
 		.avx2 = mi->avx2,
 		.avx512f = mi->avx512f,
 		.clzero = mi->clzero,
+		.hypervisor = mi->hypervisor,
 		.erms = ci_cache.erms,
 		.serialize = ci_cache.serialize,
 		.avx_state = mi->avx && mi->xsave && (mi->xcr0_supported & XCR0_AVX) == XCR0_AVX,

@@ -66,6 +66,7 @@ void meminfo_decode(struct meminfo *mi, cpuid_fn fn, void *ctx)
 		mi->sse2 = r.edx & (1u << 26);
 		mi->xsave = r.ecx & (1u << 26);
 		mi->avx = r.ecx & (1u << 28);
+		mi->hypervisor = r.ecx & (1u << 31);
 	}
 	if (max_leaf >= 7) {
 		r = fn(7, 0, ctx);

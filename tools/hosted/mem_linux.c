@@ -45,6 +45,7 @@ void plat_mem_info(struct plat_mem_info *out)
 		.avx2 = mi.avx2,
 		.avx512f = mi.avx512f,
 		.clzero = mi.clzero,
+		.hypervisor = mi.hypervisor,
 		.erms = ci.erms,
 		.serialize = ci.serialize,
 		.avx_state = mi.avx && (x & avx) == avx,
