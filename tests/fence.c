@@ -9,7 +9,8 @@
  * distinct 64-byte lines of an L1-resident buffer followed by the
  * instruction (case `after_stores`; `none` is the stores with no
  * instruction, the baseline to subtract).  Interrupts are off around each
- * trial in ring 0.  Reported in TSC cycles, many trials: min, median, p99.
+ * trial in ring 0.  1000 trials (quick 50, or iters=), stopped after 4 s
+ * (quick 1 s) per instruction; trials= says how many ran.  Reported in TSC cycles, many trials: min, median, p99.
  *
  * Instructions: LFENCE, SFENCE, MFENCE (SDM vol. 2), LOCK ADD to the stack
  * and XCHG with memory (locked read-modify-writes, SDM vol. 3 §9.1.2),
@@ -24,6 +25,9 @@
 SUITE_HOSTED(fence, 110, "cost of fences and serializing instructions, alone and after outstanding stores");
 
 #define NSTORES		32
+/* trials per instruction stop early after this long (an emulator) */
+#define CAP_QUICK_MS	1000
+#define CAP_FULL_MS	4000
 #define LINE_WORDS	8	/* uint64_t per 64-byte line */
 
 #define DEFINE_FENCE(name, insn, ...) \
@@ -84,15 +88,20 @@ static const struct fence none = { "none", loop_none, K_INLINE, 0, 64 };
 /* Per-iteration cost distribution of f with nlines stores before each;
  * returns the number of usable trials (0: not available, why set). */
 static size_t measure(const struct fence *f, unsigned nlines, volatile uint64_t *lines,
-		      uint64_t *c, size_t trials, size_t *dropped, const char **why)
+		      uint64_t *c, size_t *trials, size_t *dropped, const char **why, uint64_t cap)
 {
-	uint64_t a, b;
-	size_t k = 0;
+	uint64_t a, b, end;
+	size_t k = 0, want = *trials;
 
 	*dropped = 0;
 	if (!timed(f, f->u, lines, nlines, &a, why))	/* warm-up, and availability */
 		return 0;
-	for (size_t n = 0; n < trials; n++) {
+	end = rdtsc_lfence() + cap;
+	for (size_t n = 0; n < want; n++) {
+		if (n >= 10 && rdtsc_lfence() > end) {
+			*trials = n;
+			break;
+		}
 		uint64_t flags = plat_irq_save();
 
 		(void)timed(f, f->u, lines, nlines, &a, why);
@@ -113,8 +122,8 @@ static void run(struct test_ctx *t, unsigned nlines)
 	uint64_t *c = plat_alloc(trials * sizeof(uint64_t));
 	volatile uint64_t *lines = plat_alloc(NSTORES * 64);
 	unsigned measured = 0;
-	uint64_t base_p50 = 0;
-	size_t dropped;
+	uint64_t base_p50 = 0, cap = plat_ns_to_cycles((t->quick ? CAP_QUICK_MS : CAP_FULL_MS) * 1000000ull);
+	size_t dropped, want = trials;
 	const char *why = "";
 
 	if (!c || !lines) {
@@ -123,7 +132,7 @@ static void run(struct test_ctx *t, unsigned nlines)
 	}
 	plat_mem_info(&mi);
 	if (nlines) {
-		size_t k = measure(&none, nlines, lines, c, trials, &dropped, &why);
+		size_t k = measure(&none, nlines, lines, c, &trials, &dropped, &why, cap);
 
 		t_metric_dist(t, "none", c, k, "cycles",
 			      "method=u2u u=%u stores=%u dropped=%zu what=stores-only-baseline",
@@ -137,15 +146,16 @@ static void run(struct test_ctx *t, unsigned nlines)
 			t_diag(t, "%s not measured: CPU lacks SERIALIZE (CPUID.7.0:EDX[14])", f->name);
 			continue;
 		}
-		size_t k = measure(f, nlines, lines, c, trials, &dropped, &why);
+		trials = want;
+		size_t k = measure(f, nlines, lines, c, &trials, &dropped, &why, cap);
 
 		if (!k && dropped == 0) {
 			t_diag(t, "%s not measured: %s", f->name, why);
 			continue;
 		}
 		t_metric_dist(t, f->name, c, k, "cycles",
-			      "method=u2u u=%u stores=%u dropped=%zu tsc_hz=%llu%s", f->u, nlines,
-			      dropped, (unsigned long long)plat_tsc_hz(),
+			      "method=u2u u=%u stores=%u dropped=%zu trials=%zu tsc_hz=%llu%s", f->u, nlines,
+			      dropped, trials, (unsigned long long)plat_tsc_hz(),
 			      nlines ? " baseline=fence.after_stores.none" : "");
 		if (k) {
 			uint64_t p50 = c[(k - 1) / 2];
