@@ -260,7 +260,7 @@ def cases(args):
              needs="kvm", checks=[online(2)]),
         # memory suites under the nested KVM (issue 10): few iterations,
         # it is slow; SIMD state switching (XSETBV) and CPUID exits there
-        Case("kvm-mem", smp="2", accel="kvm", append="tests=clear,litmus,fence quick iters=20",
+        Case("kvm-mem", smp="2", accel="kvm", append="tests=clear.bandwidth,clear.controls,litmus,fence quick iters=20",
              timeout=240, needs="kvm",
              checks=[online(2), metric("clear.bandwidth.rep_stosb.2MiB.2cpu"),
                      metric("litmus.sb.mfence", r"^ value=0 "), metric("fence.alone.cpuid"),
