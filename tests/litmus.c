@@ -1,6 +1,6 @@
 /* litmus: the x86 memory model, observed.  Each test runs a fixed number
  * of iterations (200000, IRIW 100000, quick 2000, or iters=; stopped early
- * after 5 s, quick 1 s, which the log says) on two (IRIW: four) CPUs;
+ * after 2 s, quick 1 s, which the log says) on two (IRIW: four) CPUs;
  * every iteration starts all of
  * them at one TSC instant (a barrier whose last arrival sets the release
  * time a little ahead), then each waits a random skew of 0..63 loop turns
@@ -48,7 +48,7 @@ SUITE_HOSTED(litmus, 105, "x86-TSO litmus tests: SB, MP, MP with MOVNTI data, IR
 #define RELEASE_NS	1000
 #define MAX_THREADS	4
 #define CAP_QUICK_MS	1000
-#define CAP_FULL_MS	5000
+#define CAP_FULL_MS	2000
 
 enum test { T_SB, T_MP, T_MP_NT, T_IRIW };
 enum variant {
