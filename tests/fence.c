@@ -99,7 +99,7 @@ static size_t measure(const struct fence *f, unsigned nlines, volatile uint64_t 
 		return 0;
 	end = rdtsc_lfence() + cap;
 	for (size_t n = 0; n < want; n++) {
-		if (n >= 10 && rdtsc_lfence() > end) {
+		if (n >= 3 && rdtsc_lfence() > end) {
 			*trials = n;
 			break;
 		}

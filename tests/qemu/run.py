@@ -262,7 +262,7 @@ def cases(args):
         # it is slow; SIMD state switching (XSETBV) and CPUID exits there
         Case("kvm-mem", smp="2", accel="kvm", append="tests=clear.bandwidth,clear.controls,litmus,fence quick iters=20",
              timeout=240, needs="kvm",
-             checks=[online(2), metric("clear.bandwidth.rep_stosb.2MiB.2cpu"),
+             checks=[online(2), metric("clear.bandwidth.rep_stosb.4KiB.2cpu"),
                      metric("litmus.sb.mfence", r"^ value=0 "), metric("fence.alone.cpuid"),
                      result_is("controls", "ok")]),
         Case("kvm-tscdeadline", smp="2", accel="kvm", append="tests=tscdeadline quick", timeout=240,
