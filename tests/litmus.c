@@ -295,7 +295,7 @@ static void run_litmus(struct test_ctx *t, enum test test, enum variant v, const
 	unsigned got = plat_other_cpus(others, want - 1);
 
 	if (got + 1 < want) {
-		t_skip(t, "%s: needs %u CPUs, %u online", what, want, got + 1);
+		t_skip(t, "needs %u CPUs, %u online", want, got + 1);
 		return;
 	}
 	cpus[0] = 0;
