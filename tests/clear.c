@@ -16,12 +16,13 @@
  * from the earliest start to the latest end (LFENCE;RDTSC on each side; the
  * NT methods end with SFENCE inside the clear).  Samples are taken until
  * the cell has run for a time target (3 ms quick, 40 ms full) and at least
- * 3 samples, as memtest86+ sizes its bandwidth loops by time; a size
- * whose cells would end the case more than 25 s (hosted: 120 s; ring 0 in
- * a guest (CPUID.1:ECX[31]): 10 s; quick: 30 s) after it started, projected from the bandwidth measured at the size below, is
- * left out (an emulator clears at a few MB/s; the largest free region of a
- * big machine takes minutes).  After the
- * last sample every CPU reads its region back once (OR of all words,
+ * 3 samples, as memtest86+ sizes its bandwidth loops by time.  A size
+ * whose cells would end the case more than 25 s after it started (hosted:
+ * 120 s; ring 0 in a guest, CPUID.1:ECX[31]: 5 s; quick: 30 s), projected
+ * from the bandwidth measured at the size below, is left out (an emulator
+ * clears at a few MB/s; the largest free region of a big machine takes
+ * minutes).  After the last sample every CPU reads its region back once
+ * (OR of all words,
  * timed: the read-back cost, reported as readback=MB/s), which also proves
  * every byte zero, and checks both guard pages.
  *
@@ -52,7 +53,7 @@ SUITE_HOSTED(clear, 100, "memory clearing bandwidth by method, size, shape and C
  * out, with a note: iterations and sizes are bounded by time, not by
  * count, so a full run stays short on a lab machine and in an emulator. */
 #define SIZE_CAP_QUICK_MS	30000	/* only an emulator gets near it */
-#define SIZE_CAP_GUEST_MS	10000	/* full runs of ring 0 in a guest */
+#define SIZE_CAP_GUEST_MS	5000	/* full runs of ring 0 in a guest */
 #define SIZE_CAP_FULL_MS	25000
 #define SIZE_CAP_HOSTED_MS	120000	/* hosted full runs are started by hand */
 /* Below this, REP STOSB on a cached 4 KiB page means every instruction is

@@ -9,9 +9,9 @@
  * distinct 64-byte lines of an L1-resident buffer followed by the
  * instruction (case `after_stores`; `none` is the stores with no
  * instruction, the baseline to subtract).  Interrupts are off around each
- * trial in ring 0.  1000 trials (quick 50, or iters=), stopped after 1.5 s
- * (0.3 s when quick or in a ring-0 guest) per instruction; trials= says how many ran.  Reported in TSC
- * cycles, many trials: min, median, p99.
+ * trial in ring 0.  1000 trials (quick 50, or iters=), stopped after
+ * 1.5 s (0.2 s when quick or in a ring-0 guest) per instruction; trials=
+ * says how many ran.  Reported in TSC cycles: min, median, p99.
  *
  * Instructions: LFENCE, SFENCE, MFENCE (SDM vol. 2), LOCK ADD to the stack
  * and XCHG with memory (locked read-modify-writes, SDM vol. 3 §9.1.2),
@@ -27,7 +27,7 @@ SUITE_HOSTED(fence, 110, "cost of fences and serializing instructions, alone and
 
 #define NSTORES		32
 /* trials per instruction stop early after this long (an emulator) */
-#define CAP_QUICK_MS	300	/* also full runs of ring 0 in a guest */
+#define CAP_QUICK_MS	200	/* also full runs of ring 0 in a guest */
 #define CAP_FULL_MS	1500
 #define LINE_WORDS	8	/* uint64_t per 64-byte line */
 

@@ -1,10 +1,9 @@
 /* litmus: the x86 memory model, observed.  Each test runs a fixed number
  * of iterations (200000, IRIW 100000, quick 2000, or iters=; stopped early
- * after 2 s, or 0.5 s when quick or in a ring-0 guest (an emulator: CI
- * boots full runs under TCG), which the log says) on two (IRIW: four) CPUs;
- * every iteration starts all of
- * them at one TSC instant (a barrier whose last arrival sets the release
- * time a little ahead), then each waits a random skew of 0..63 loop turns
+ * after 2 s, or 0.3 s when quick or in a ring-0 guest (an emulator: CI
+ * boots full runs under TCG), which the log says) on two (IRIW: four)
+ * CPUs; every iteration starts all of them at one TSC instant (a barrier
+ * whose last arrival sets the release time a little ahead), then each waits a random skew of 0..63 loop turns
  * (its own seeded generator, so seed= reproduces the schedule), runs its
  * few instructions, and meets the others at a second barrier; CPU 0 then
  * counts the outcome (lib/litmus.c) and resets the shared variables, each
@@ -52,7 +51,7 @@ SUITE_HOSTED(litmus, 105, "x86-TSO litmus tests: SB, MP, MP with MOVNTI data, IR
  * on this project's build machine stalls a vCPU for over 2 s under load. */
 #define BARRIER_TIMEOUT_US	(5ull * T_LOST_US)
 #define MAX_THREADS	4
-#define CAP_QUICK_MS	500	/* also full runs of ring 0 in a guest */
+#define CAP_QUICK_MS	300	/* also full runs of ring 0 in a guest */
 #define CAP_FULL_MS	2000
 
 enum test { T_SB, T_MP, T_MP_NT, T_IRIW };
