@@ -200,7 +200,7 @@ bool plat_priv_loop(enum plat_priv_op op, unsigned reps, volatile uint64_t *line
 	 * fault can change it meanwhile. */
 	uint64_t cr2 = read_cr2();
 
-	t0 = rdtsc_lfence();
+	t0 = lfence_rdtsc();
 	for (unsigned i = 0; i < reps; i++) {
 		for (unsigned k = 0; k < nlines; k++)
 			lines[k * 8] = i;
@@ -209,7 +209,7 @@ bool plat_priv_loop(enum plat_priv_op op, unsigned reps, volatile uint64_t *line
 		else
 			iret_to_self();
 	}
-	t1 = rdtsc_lfence();
+	t1 = lfence_rdtsc();
 	irq_restore(flags);
 	*cycles = t1 - t0;
 	return true;

@@ -155,7 +155,7 @@ static void slot_body(void *arg)
 		break;
 	case PH_CLEAR:
 		s->late = !tsc_barrier_wait(&c->bar, timeout);
-		s->start = rdtsc_lfence();
+		s->start = lfence_rdtsc();
 		for (unsigned k = 0; k < c->reps; k++) {
 			if (c->per_page)
 				for (uint64_t off = 0; off < c->bytes; off += PAGE)
@@ -163,13 +163,13 @@ static void slot_body(void *arg)
 			else
 				c->m->fn(r, c->bytes);
 		}
-		s->end = rdtsc_lfence();
+		s->end = lfence_rdtsc();
 		break;
 	case PH_CHECK:
 		s->late = !tsc_barrier_wait(&c->bar, timeout);
-		s->start = rdtsc_lfence();
+		s->start = lfence_rdtsc();
 		s->orv = mem_or_reduce(r, c->bytes);
-		s->end = rdtsc_lfence();
+		s->end = lfence_rdtsc();
 		s->guard_bad = false;
 		for (unsigned i = 0; i < GUARD && !s->guard_bad; i++)
 			if (r[(int64_t)i - GUARD] != GUARD_BYTE) {
@@ -273,7 +273,7 @@ static bool measure(struct run *ru, struct cell *c, const char *size_name, uint6
 		    c->per_page ? "per-page" : "whole");
 	if (!run_phase(t, c, PH_PREP, ctx))
 		return false;
-	uint64_t t0 = rdtsc_lfence();
+	uint64_t t0 = lfence_rdtsc();
 
 	while (k < MAX_SAMPLES && !t_expired(t)) {
 		if (!run_phase(t, c, PH_CLEAR, ctx))
@@ -283,7 +283,7 @@ static bool measure(struct run *ru, struct cell *c, const char *size_name, uint6
 
 		late += l;
 		ru->samples[k++] = mbps(c->bytes * c->reps * c->n, cyc, plat_tsc_hz());
-		if (k >= MIN_SAMPLES && rdtsc_lfence() - t0 >= ru->target_cycles)
+		if (k >= MIN_SAMPLES && lfence_rdtsc() - t0 >= ru->target_cycles)
 			break;
 	}
 	if (!run_phase(t, c, PH_CHECK, ctx))
@@ -365,7 +365,7 @@ static void run_shape(struct test_ctx *t, bool per_page)
 		return;
 	}
 	ru.target_cycles = plat_ns_to_cycles(t->quick ? 3000000ull : 40000000ull);
-	uint64_t case_start = rdtsc_lfence();
+	uint64_t case_start = lfence_rdtsc();
 	t_diag(t, "LLC %llu KiB (L%u, %s); ERMS %s; %u CPU(s); sizes per CPU:",
 	       (unsigned long long)(ru.mi.llc_bytes >> 10), ru.mi.llc_level, ru.mi.llc_source,
 	       ru.mi.erms ? "yes" : "no", ncpu);
@@ -384,7 +384,7 @@ static void run_shape(struct test_ctx *t, bool per_page)
 			uint64_t cap = t->quick ? SIZE_CAP_QUICK_MS :
 				       ru.mi.ring0 && ru.mi.hypervisor ? SIZE_CAP_GUEST_MS :
 				       ru.mi.ring0 ? SIZE_CAP_FULL_MS : SIZE_CAP_HOSTED_MS;
-			uint64_t spent = (rdtsc_lfence() - case_start) * 1000 / plat_tsc_hz();
+			uint64_t spent = (lfence_rdtsc() - case_start) * 1000 / plat_tsc_hz();
 
 			if (spent + ms > cap) {
 				t_diag(t, "%s and larger not measured: at the bandwidth measured for %s they would take ~%llu s more, after %llu s (cap %llu s)",

@@ -34,13 +34,13 @@ SUITE_HOSTED(fence, 110, "cost of fences and serializing instructions, alone and
 #define DEFINE_FENCE(name, insn, ...) \
 	static uint64_t loop_##name(unsigned reps, volatile uint64_t *lines, unsigned nlines) \
 	{ \
-		uint64_t scratch = 0, t0 = rdtsc_lfence(); \
+		uint64_t scratch = 0, t0 = lfence_rdtsc(); \
 		for (unsigned i = 0; i < reps; i++) { \
 			for (unsigned k = 0; k < nlines; k++) \
 				lines[k * LINE_WORDS] = i; \
 			__asm__ volatile(insn : "+m"(scratch) : : "memory", ##__VA_ARGS__); \
 		} \
-		return rdtsc_lfence() - t0; \
+		return lfence_rdtsc() - t0; \
 	}
 
 DEFINE_FENCE(none, "")
@@ -97,9 +97,9 @@ static size_t measure(const struct fence *f, unsigned nlines, volatile uint64_t 
 	*dropped = 0;
 	if (!timed(f, f->u, lines, nlines, &a, why))	/* warm-up, and availability */
 		return 0;
-	end = rdtsc_lfence() + cap;
+	end = lfence_rdtsc() + cap;
 	for (size_t n = 0; n < want; n++) {
-		if (n >= 3 && rdtsc_lfence() > end) {
+		if (n >= 3 && lfence_rdtsc() > end) {
 			*trials = n;
 			break;
 		}

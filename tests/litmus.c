@@ -97,17 +97,17 @@ static bool lbar_wait(struct lit *l, uint64_t iter)
 {
 	struct lbar *b = &l->bar;
 	uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
-	uint64_t t0 = rdtsc_plain();
+	uint64_t t0 = rdtsc();
 
 	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == l->nthreads) {
 		__atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->release, rdtsc_plain() + l->release_cycles, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->release, rdtsc() + l->release_cycles, __ATOMIC_RELAXED);
 		__atomic_store_n(&b->gen, g + 1, __ATOMIC_RELEASE);
 	} else {
 		while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g) {
 			if (l->abort)
 				return false;
-			if (rdtsc_plain() - t0 > l->timeout_cycles) {
+			if (rdtsc() - t0 > l->timeout_cycles) {
 				l->abort_iter = iter;
 				l->abort = 1;
 				return false;
@@ -118,7 +118,7 @@ static bool lbar_wait(struct lit *l, uint64_t iter)
 	uint64_t rel = __atomic_load_n(&b->release, __ATOMIC_RELAXED);
 
 	/* bounded: a CPU whose TSC runs ahead just goes at once */
-	while (rdtsc_plain() < rel && rdtsc_plain() - t0 < l->timeout_cycles)
+	while (rdtsc() < rel && rdtsc() - t0 < l->timeout_cycles)
 		;
 	return true;
 }
@@ -274,7 +274,7 @@ static void lit_thread(void *arg)
 			return;
 		if (tid == 0) {
 			record(l);
-			if (rdtsc_plain() > l->stop_tsc)
+			if (rdtsc() > l->stop_tsc)
 				l->stop = 1;
 		}
 	}
@@ -318,7 +318,7 @@ static void run_litmus(struct test_ctx *t, enum test test, enum variant v, const
 	for (unsigned i = 0; i < want; i++)
 		l->res[i].r[0] = l->res[i].r[1] = 2;
 	int st[MAX_THREADS];
-	uint64_t t0 = rdtsc_lfence();
+	uint64_t t0 = lfence_rdtsc();
 
 	/* a fixed count, capped in time (an emulator on a busy host) */
 	struct plat_mem_info mi;
@@ -328,7 +328,7 @@ static void run_litmus(struct test_ctx *t, enum test test, enum variant v, const
 					      CAP_QUICK_MS : CAP_FULL_MS) * 1000000ull);
 	int rc = plat_call_many(cpus, want, lit_thread, l,
 				BARRIER_TIMEOUT_US / 1000 + (t->quick ? CAP_QUICK_MS : CAP_FULL_MS) + 10000, st);
-	uint64_t us = (rdtsc_lfence() - t0) * 1000000 / plat_tsc_hz();
+	uint64_t us = (lfence_rdtsc() - t0) * 1000000 / plat_tsc_hz();
 
 	if (rc != PLAT_OK) {
 		t_fail(t, "%s: a CPU did not finish: %s", what, plat_strerror(rc));

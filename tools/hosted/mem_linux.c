@@ -167,14 +167,14 @@ bool plat_priv_loop(enum plat_priv_op op, unsigned reps, volatile uint64_t *line
 {
 	if (op == PLAT_PRIV_IRET_SELF) {
 		/* IRET to the same privilege level also works in ring 3 */
-		uint64_t t0 = rdtsc_lfence();
+		uint64_t t0 = lfence_rdtsc();
 
 		for (unsigned i = 0; i < reps; i++) {
 			for (unsigned k = 0; k < nlines; k++)
 				lines[k * 8] = i;
 			iret_to_self();
 		}
-		*cycles = rdtsc_lfence() - t0;
+		*cycles = lfence_rdtsc() - t0;
 		return true;
 	}
 	*why = "ring 0 only (MOV to CR2 needs CPL 0; the hosted build runs in ring 3)";
