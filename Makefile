@@ -120,6 +120,8 @@ HOST_DEPS_memmap   := kernel/memmap.c
 HOST_DEPS_physrange := lib/physrange.c
 HOST_DEPS_mptable  := arch/x86/mptable.c arch/x86/acpi.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_tlbflush :=
+HOST_DEPS_memsize  := lib/memsize.c arch/x86/meminfo.c lib/string.c lib/printf.c
+HOST_DEPS_litmus   := lib/litmus.c lib/string.c lib/printf.c
 
 $(BUILD)/host/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -168,7 +170,10 @@ fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZERS))
 HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c)
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
 	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c \
-	kernel/cpu_set.c kernel/measure.c arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
+	kernel/cpu_set.c kernel/measure.c arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c \
+	arch/x86/meminfo.c lib/memsize.c lib/litmus.c
+# memory suites (issue 10): the clearing primitives, shared with the kernel
+HOSTED_ASM := arch/x86/clear.asm
 HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -DRINGLAB_USER -pthread -MMD -MP
 
 $(BUILD)/hosted/%.o: %.c | deps
@@ -180,7 +185,12 @@ $(BUILD)/hosted/version.o: $(BUILD)/version.txt
 	printf 'const char ringlab_version[] = "%s";\n' "$$(cat $<)" | \
 		$(HOSTCC) $(HOSTED_CFLAGS) -x c -c - -o $@
 
-$(BUILD)/ringlab-hosted: $(patsubst %.c,$(BUILD)/hosted/%.o,$(HOSTED_SRC)) $(BUILD)/hosted/version.o
+$(BUILD)/hosted/%.asm.o: %.asm
+	@mkdir -p $(dir $@)
+	$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP $< -o $@
+
+$(BUILD)/ringlab-hosted: $(patsubst %.c,$(BUILD)/hosted/%.o,$(HOSTED_SRC)) \
+		$(patsubst %.asm,$(BUILD)/hosted/%.asm.o,$(HOSTED_ASM)) $(BUILD)/hosted/version.o
 	$(HOSTCC) $(HOSTED_CFLAGS) -o $@ $^
 
 hosted: $(BUILD)/ringlab-hosted

@@ -55,7 +55,7 @@ static void unlock(void)
 	__atomic_store_n(&mm_lock, 0, __ATOMIC_RELEASE);
 }
 
-static void *alloc(size_t npages, uint64_t align, uint64_t limit)
+static void *alloc(size_t npages, uint64_t align, uint64_t limit, bool zero)
 {
 	uint64_t bytes = (uint64_t)npages * PAGE_SIZE;
 	void *p = NULL;
@@ -80,19 +80,44 @@ static void *alloc(size_t npages, uint64_t align, uint64_t limit)
 	}
 	unlock();
 	irq_restore(flags);
-	if (p)
+	if (p && zero)
 		memset(p, 0, bytes);
 	return p;
 }
 
 void *page_alloc(size_t npages)
 {
-	return alloc(npages, PAGE_SIZE, UINT64_MAX);
+	return alloc(npages, PAGE_SIZE, UINT64_MAX, true);
 }
 
 void *page_alloc_below(size_t npages, uint64_t limit)
 {
-	return alloc(npages, PAGE_SIZE, limit);
+	return alloc(npages, PAGE_SIZE, limit, true);
+}
+
+void *page_alloc_raw(size_t npages, uint64_t align)
+{
+	if (align < PAGE_SIZE || (align & (align - 1)))
+		return NULL;
+	return alloc(npages, align, UINT64_MAX, false);
+}
+
+uint64_t mm_largest_free(uint64_t align)
+{
+	uint64_t best = 0;
+	uint64_t flags = irq_save();
+
+	lock();
+	for (unsigned r = cur; r < nranges; r++) {
+		uint64_t start = r == cur ? next : ranges[r].base;
+
+		start = (start + align - 1) & ~(align - 1);
+		if (start < ranges[r].end && ranges[r].end - start > best)
+			best = ranges[r].end - start;
+	}
+	unlock();
+	irq_restore(flags);
+	return best;
 }
 
 struct mm_mark mm_mark(void)

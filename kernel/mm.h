@@ -23,6 +23,11 @@ void mm_init(const struct boot_info *bi);
 void *page_alloc(size_t npages);
 /* Only succeeds if the pages lie entirely below limit. */
 void *page_alloc_below(size_t npages, uint64_t limit);
+/* npages NOT zeroed, aligned to align (a power of two >= 4 KiB), for large
+ * experiments that write every byte themselves. */
+void *page_alloc_raw(size_t npages, uint64_t align);
+/* The largest block page_alloc_raw(.., align) could return now, in bytes. */
+uint64_t mm_largest_free(uint64_t align);
 
 struct mm_mark mm_mark(void);
 void mm_release(struct mm_mark m);

@@ -176,4 +176,61 @@ struct tsc_barrier {
 void tsc_barrier_init(struct tsc_barrier *b, unsigned n, uint64_t margin_cycles);
 bool tsc_barrier_wait(struct tsc_barrier *b, uint64_t timeout_cycles);
 
+/* ---- memory experiments (issue 10): clear, litmus, fence ----
+ * Kernel: kernel/platform_mem.c; hosted: tools/hosted/mem_linux.c; the
+ * clearing primitives: arch/x86/clear.asm (linked into both). */
+
+/* What the memory suites need to know about the CPU and the platform. */
+struct plat_mem_info {
+	bool ring0;		/* the kernel (false: hosted, ring 3) */
+	uint64_t llc_bytes;	/* last-level cache, 0 if no CPUID leaf says */
+	unsigned llc_level;
+	const char *llc_source;	/* which CPUID leaf gave it */
+	bool sse2, avx2, avx512f, clzero, erms, serialize;
+	bool avx_state, avx512_state;	/* the state can be enabled (XCR0 / OS) */
+	bool hypervisor;	/* CPUID.1:ECX[31] */
+};
+void plat_mem_info(struct plat_mem_info *mi);
+
+/* Memory for one large experiment: page-aligned, 2 MiB-aligned where
+ * possible, usable RAM only, NOT zeroed (hosted: mmap, huge pages advised,
+ * populated by whoever touches it first).  One at a time: a new call
+ * releases the previous one; released anyway when the test ends.  *how
+ * says what was done (page sizes).  NULL when it does not fit. */
+void *plat_alloc_big(size_t bytes, char *how, size_t howsz);
+void plat_free_big(void *p);
+/* The largest plat_alloc_big() could return now. */
+uint64_t plat_big_avail(void);
+
+/* Run fn(arg) on the calling CPU with the SIMD state enabled (need: the
+ * PLAT_SIMD_* bits).  Ring 0 sets CR0/CR4/XCR0 for the call and restores
+ * them afterwards, also when fn faults, overruns or is aborted (then the
+ * result is PLAT_FAULT / PLAT_ABORTED / PLAT_TIMEOUT and why says where).
+ * PLAT_INVALID with why when the state cannot be enabled. */
+#define PLAT_SIMD_SSE		(1u << 0)
+#define PLAT_SIMD_AVX		(1u << 1)
+#define PLAT_SIMD_AVX512	(1u << 2)
+int plat_simd_call(unsigned need, plat_fn fn, void *arg, char *why, size_t whysz);
+
+/* Serializing operations the fence suite times through the seam: reps
+ * executions in one loop, each after nlines stores to the 64-byte lines
+ * at `lines` (nlines 0: alone); TSC cycles in *cycles.  False with *why
+ * where not available (hosted: MOV to CR2 needs ring 0). */
+enum plat_priv_op { PLAT_PRIV_MOV_CR2, PLAT_PRIV_IRET_SELF };
+bool plat_priv_loop(enum plat_priv_op op, unsigned reps, volatile uint64_t *lines,
+		    unsigned nlines, uint64_t *cycles, const char **why);
+
+/* arch/x86/clear.asm: clear n bytes at p (64-byte aligned, n a multiple
+ * of 64; rep_stosb takes any n).  The NT ones end with SFENCE. */
+void mem_clear_rep_stosb(void *p, size_t n);
+void mem_clear_rep_stosq(void *p, size_t n);
+void mem_clear_mov(void *p, size_t n);
+void mem_clear_movnti(void *p, size_t n);
+void mem_clear_movntdq(void *p, size_t n);		/* PLAT_SIMD_SSE */
+void mem_clear_vmovntdq_ymm(void *p, size_t n);	/* PLAT_SIMD_AVX */
+void mem_clear_vmovntdq_zmm(void *p, size_t n);	/* PLAT_SIMD_AVX512 */
+void mem_clear_clzero(void *p, size_t n);		/* CPUID 8000_0008h:EBX[0] */
+/* OR of every 8-byte word of [p, p+n), n a multiple of 64. */
+uint64_t mem_or_reduce(const void *p, size_t n);
+
 #endif

@@ -118,7 +118,9 @@ mkdir -p "$BUILD/test-logs"
 timeout 300 "$BUILD/ringlab-hosted" quick >"$hl" 2>&1
 rc=$?
 if out=$("$BUILD/logcheck" --expect-status pass --min-cases 5 \
-		--require-metric tsc_order.now.lfence_rdtsc --require-metric rdtsc.cost.rdtsc "$hl" 2>&1) &&
+		--require-metric tsc_order.now.lfence_rdtsc --require-metric rdtsc.cost.rdtsc \
+		--require-metric clear.bandwidth.rep_stosb.4KiB.1cpu \
+		--require-metric litmus.sb.mfence --require-metric fence.alone.mfence "$hl" 2>&1) &&
    [ "$rc" = 0 ]; then
 	result PASS hosted-quick "$out"
 else

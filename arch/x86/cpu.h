@@ -38,6 +38,28 @@ static inline void mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
 static inline void lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
 static inline void sfence(void) { __asm__ volatile("sfence" ::: "memory"); }
 
+/* IRET to the next instruction at the current privilege level: a
+ * serializing instruction that works in any ring (SDM vol. 3 §10.3 lists
+ * IRET; Linux's sync_core() uses it).  In 64-bit mode IRET always pops
+ * SS:RSP, so all five words are pushed (SDM vol. 2 IRET). */
+static inline void iret_to_self(void)
+{
+	uint64_t tmp;
+
+	__asm__ volatile("mov %%ss, %k0\n\t"
+			 "pushq %0\n\t"
+			 "leaq 8(%%rsp), %0\n\t"
+			 "pushq %0\n\t"
+			 "pushfq\n\t"
+			 "mov %%cs, %k0\n\t"
+			 "pushq %0\n\t"
+			 "leaq 1f(%%rip), %0\n\t"
+			 "pushq %0\n\t"
+			 "iretq\n"
+			 "1:"
+			 : "=&r"(tmp)::"memory", "cc");
+}
+
 #ifndef RINGLAB_USER
 /* ---- ring-0 only from here on ---- */
 
@@ -119,6 +141,25 @@ static inline uint64_t read_cr2(void)
 }
 
 /* X86_CR0_* and X86_CR4_*: arch/x86/processor-flags.h (shared with asm) */
+
+static inline void write_cr2(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr2" ::"r"(v) : "memory");
+}
+
+/* XCR0 (needs CR4.OSXSAVE; XSETBV is ring 0 only, SDM vol. 2 XSETBV). */
+static inline uint64_t xgetbv0(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void xsetbv0(uint64_t v)
+{
+	__asm__ volatile("xsetbv" ::"a"((uint32_t)v), "d"((uint32_t)(v >> 32)), "c"(0) : "memory");
+}
 
 static inline void invlpg(const void *va)
 {

@@ -1048,6 +1048,7 @@ static void test_metric_grammar_good(void **state)
 		"# metric tsc-deadline.lat_hlt value=12 unit=ns fence_needed=not-observed",
 		"# metric a.b x=1",
 		"# metric a.b.c.d x1_y=a=b#c",
+		"# metric clear.bandwidth.rep_stosb.4KiB.1cpu value=1 unit=MB/s",
 		"# hist ipi.latency.cycles lo=800 width=16 counts=3,10,200,1,0 over=12",
 	};
 	char e[128];
@@ -1081,6 +1082,7 @@ static void test_metric_grammar_bad(void **state)
 		{ "# metric a.b. n=1", "name 'a.b.' has an empty segment" },
 		{ "# metric .a.b n=1", "name '.a.b' has an empty segment" },
 		{ "# metric A.b n=1", "name 'A.b' has a character outside" },
+		{ "# metric a.B.c n=1", "name 'a.B.c' has a character outside" },
 		{ "# metric a.b", "no key=value fields after the name" },
 		{ "# metric", "no name and no key=value fields" },
 		{ "# metric  a.b n=1", "empty name" },
@@ -1113,7 +1115,7 @@ static void test_metrics_in_log(void **state)
 		"    KTAP version 1", "    # Subtest: a", "    1..1",
 		"    # metric a.x.lat n=3 min=1 p50=2 p90=3 p99=3 max=3 mean=2 stddev=1 unit=ns",
 		"    # hist a.x.lat lo=1 width=1 counts=1,1,1 over=0",
-		"    # metric a.x.BAD value=1",
+		"    # metric a.x.B@D value=1",
 		"    # hist a.x.lat lo=1 width=1 counts=1,1,1 over=0 lo=2",
 		"    # metrics are also discussed here, freely",
 		"    ok 1 x", "ok 1 a",
@@ -1126,7 +1128,7 @@ static void test_metrics_in_log(void **state)
 	assert_int_equal(R.metrics, 3);
 	assert_int_equal(R.hists, 2);
 	assert_nerrors(2);
-	assert_error("line 9: bad metric line: name 'a.x.BAD' has a character outside");
+	assert_error("line 9: bad metric line: name 'a.x.B@D' has a character outside");
 	assert_error("line 10: bad hist line: duplicate key 'lo'");
 	lb_free(&b);
 }
