@@ -19,6 +19,20 @@ const struct cpu_feature cpu_features[] = {
 	F(tsc_adjust, "CPUID.7.0:EBX[1]"),
 	F(gbpages, "CPUID.80000001H:EDX[26]"),
 	F(lfence_serializing, "CPUID.80000021H:EAX[2]"),
+	/* speculation control and PMU (issue 13) */
+	F(spec_ctrl, "CPUID.7.0:EDX[26]"),
+	F(stibp, "CPUID.7.0:EDX[27]"),
+	F(flush_l1d, "CPUID.7.0:EDX[28]"),
+	F(arch_capabilities, "CPUID.7.0:EDX[29]"),
+	F(md_clear, "CPUID.7.0:EDX[10]"),
+	F(ssbd, "CPUID.7.0:EDX[31]"),
+	F(bhi_ctrl, "CPUID.7.2:EDX[4]"),
+	F(amd_ibpb, "CPUID.80000008H:EBX[12]"),
+	F(amd_ibrs, "CPUID.80000008H:EBX[14]"),
+	F(amd_stibp, "CPUID.80000008H:EBX[15]"),
+	F(amd_ssbd, "CPUID.80000008H:EBX[24]"),
+	F(verw_clear, "CPUID.80000021H:EAX[5]"),
+	F(perfctr_core, "CPUID.80000001H:ECX[23]"),
 };
 #undef F
 const unsigned cpu_nfeatures = sizeof(cpu_features) / sizeof(cpu_features[0]);
@@ -81,6 +95,15 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 		ci->rtm = r.ebx & (1u << 11);
 		ci->fsrm = r.edx & (1u << 4);
 		ci->serialize = r.edx & (1u << 14);
+		ci->md_clear = r.edx & (1u << 10);
+		ci->spec_ctrl = r.edx & (1u << 26);	/* IBRS and IBPB */
+		ci->stibp = r.edx & (1u << 27);
+		ci->flush_l1d = r.edx & (1u << 28);
+		ci->arch_capabilities = r.edx & (1u << 29);
+		ci->ssbd = r.edx & (1u << 31);
+		/* An invalid leaf-7 sub-leaf returns zeros (SDM vol. 2
+		 * CPUID), so 7.2 is read without checking 7.0:EAX. */
+		ci->bhi_ctrl = fn(7, 2, ctx).edx & (1u << 4);
 	}
 	if (ci->max_leaf >= 0xa) {
 		r = fn(0xa, 0, ctx);
@@ -88,6 +111,9 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 		ci->pmu_gp_counters = (uint8_t)(r.eax >> 8);
 		ci->pmu_gp_width = (uint8_t)(r.eax >> 16);
 		ci->pmu_fixed_counters = ci->pmu_version > 1 ? (uint8_t)(r.edx & 0x1f) : 0;
+		ci->pmu_fixed_width = ci->pmu_version > 1 ? (uint8_t)((r.edx >> 5) & 0xff) : 0;
+		ci->pmu_events_len = (uint8_t)(r.eax >> 24);
+		ci->pmu_events_absent = r.ebx;
 	}
 	ci->has_leaf_0b = ci->max_leaf >= 0xb && (fn(0xb, 0, ctx).ebx & 0xffff);
 	ci->has_leaf_1f = ci->max_leaf >= 0x1f && (fn(0x1f, 0, ctx).ebx & 0xffff);
@@ -109,6 +135,7 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 		ci->nx = r.edx & (1u << 20);
 		ci->gbpages = r.edx & (1u << 26);
 		ci->rdtscp = r.edx & (1u << 27);
+		ci->perfctr_core = r.ecx & (1u << 23);
 	}
 	if (ci->max_ext_leaf >= 0x80000004) {
 		for (uint32_t i = 0; i < 3; i++) {
@@ -134,12 +161,19 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 		ci->virt_bits = (uint8_t)(r.eax >> 8);
 		ci->clzero = r.ebx & (1u << 0);
 		ci->invlpgb = r.ebx & (1u << 3);
+		ci->amd_ibpb = r.ebx & (1u << 12);
+		ci->amd_ibrs = r.ebx & (1u << 14);
+		ci->amd_stibp = r.ebx & (1u << 15);
+		ci->amd_ssbd = r.ebx & (1u << 24);
 		/* EDX[15:0] is the largest ECX[15:0] INVLPGB accepts, i.e. the
 		 * count of additional pages (Linux: invlpgb_count_max). */
 		ci->invlpgb_max_pages = ci->invlpgb ? (r.edx & 0xffff) + 1 : 0;
 	}
-	if (ci->max_ext_leaf >= 0x80000021)
-		ci->lfence_serializing = fn(0x80000021, 0, ctx).eax & (1u << 2);
+	if (ci->max_ext_leaf >= 0x80000021) {
+		r = fn(0x80000021, 0, ctx);
+		ci->lfence_serializing = r.eax & (1u << 2);
+		ci->verw_clear = r.eax & (1u << 5);
+	}
 }
 
 #ifndef RINGLAB_HOST
