@@ -464,7 +464,8 @@ static void test_dump_amd_epyc_kvm(void **state)
 	assert_int_equal(ci.hv_max_leaf, 0x40000001);
 	assert_string_equal(on_list(&ci), "apic tsc msr pge x2apic tsc_deadline invariant_tsc "
 					  "rdtscp erms fsrm pcid invpcid clzero tsc_adjust "
-					  "gbpages nx lfence_serializing hypervisor has_leaf_0b");
+					  "gbpages nx lfence_serializing hypervisor has_leaf_0b "
+					  "stibp ssbd amd_ibpb amd_ibrs amd_stibp amd_ssbd verw_clear");
 	assert_false(ci.invlpgb);	/* KVM does not pass INVLPGB through */
 	assert_int_equal(ci.invlpgb_max_pages, 0);
 	assert_int_equal(ci.phys_bits, 48);
@@ -488,7 +489,7 @@ static void test_dump_hygon_7185(void **state)
 	assert_string_equal(ci.brand, "Hygon C86 7185 32-core Processor               ");
 	assert_int_equal(ci.initial_apic_id, 0x3b);
 	assert_string_equal(on_list(&ci), "apic tsc msr pge invariant_tsc rdtscp clzero "
-					  "gbpages nx");
+					  "gbpages nx amd_ibpb perfctr_core");
 	assert_int_equal(ci.phys_bits, 48);
 	assert_int_equal(ci.virt_bits, 48);
 }
