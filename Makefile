@@ -78,6 +78,7 @@ HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c
 HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c lib/string.c lib/printf.c
 HOST_DEPS_topology := arch/x86/topology.c lib/string.c
 HOST_DEPS_memmap   := kernel/memmap.c
+HOST_DEPS_pmu      := arch/x86/pmu.c lib/string.c lib/printf.c
 
 $(BUILD)/host/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -101,7 +102,7 @@ host-tests: $(addprefix $(BUILD)/host/test_,$(HOST_TESTS))
 # line from the same sources as the kernel, on a Linux platform layer.
 HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c)
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
-	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c \
+	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c kernel/counters.c \
 	arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
 HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -DRINGLAB_USER -pthread -MMD -MP
 
