@@ -103,6 +103,25 @@ static uint64_t net(uint64_t t0, uint64_t t1)
 	return d > overhead ? d - overhead : 0;
 }
 
+/* One sample per call of op(arg, i): LFENCE;RDTSC around it, interrupts
+ * off.  Always inlined with a constant op, so no indirect call lands in
+ * the window (it would be an indirect branch, which IBRS itself slows). */
+static inline __attribute__((always_inline)) void sample_op(uint64_t *s, size_t n,
+							     void (*op)(void *arg, size_t i),
+							     void *arg)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t flags = plat_irq_save();
+		uint64_t t0 = rdtsc_lfence();
+
+		op(arg, i);
+		uint64_t t1 = rdtsc_lfence();
+
+		plat_irq_restore(flags);
+		s[i] = net(t0, t1);
+	}
+}
+
 static size_t iters(struct test_ctx *t)
 {
 	return (size_t)t_iters(t, 10000, 64);
@@ -304,6 +323,20 @@ struct spec_ctrl_run {
 	const char *what;
 };
 
+static void op_spec_ctrl_same(void *p, size_t i)
+{
+	(void)i;
+	wrmsr(MSR_IA32_SPEC_CTRL, *(const uint64_t *)p);
+}
+
+static void op_spec_ctrl_toggle(void *p, size_t i)
+{
+	struct spec_ctrl_run *r = p;
+
+	r->last = (i & 1) ? r->a : r->b;
+	wrmsr(MSR_IA32_SPEC_CTRL, r->last);
+}
+
 static void spec_ctrl_body(struct test_ctx *t, void *p)
 {
 	struct spec_ctrl_run *r = p;
@@ -311,31 +344,11 @@ static void spec_ctrl_body(struct test_ctx *t, void *p)
 
 	/* same value: what a host pays when guest and host values agree and
 	 * the write is still done */
-	for (size_t i = 0; i < r->n; i++) {
-		uint64_t flags = plat_irq_save();
-		uint64_t t0 = rdtsc_lfence();
-
-		wrmsr(MSR_IA32_SPEC_CTRL, cur);
-		uint64_t t1 = rdtsc_lfence();
-
-		plat_irq_restore(flags);
-		r->s[i] = net(t0, t1);
-	}
+	sample_op(r->s, r->n, op_spec_ctrl_same, &cur);
 	t_metric_dist(t, "same_value", r->s, r->n, "cycles", "value=0x%llx env=%s overhead_cycles=%llu " METHOD,
 		      (unsigned long long)cur, env_label(), (unsigned long long)overhead);
 	wrmsr(MSR_IA32_SPEC_CTRL, r->a);
-	for (size_t i = 0; i < r->n; i++) {
-		uint64_t v = (i & 1) ? r->a : r->b;
-		uint64_t flags = plat_irq_save();
-		uint64_t t0 = rdtsc_lfence();
-
-		wrmsr(MSR_IA32_SPEC_CTRL, v);
-		uint64_t t1 = rdtsc_lfence();
-
-		plat_irq_restore(flags);
-		r->s[i] = net(t0, t1);
-		r->last = v;
-	}
+	sample_op(r->s, r->n, op_spec_ctrl_toggle, r);
 	t_metric_dist(t, "toggle", r->s, r->n, "cycles", "values=0x%llx,0x%llx bits=%s env=%s overhead_cycles=%llu " METHOD,
 		      (unsigned long long)r->a, (unsigned long long)r->b, r->what, env_label(),
 		      (unsigned long long)overhead);
@@ -373,6 +386,28 @@ TEST(spec, spec_ctrl)
 
 /* ---- bhb_clear ---- */
 
+struct bhb_run {
+	uint32_t want, got, bad;
+};
+
+static void op_bhb_short(void *p, size_t i)
+{
+	struct bhb_run *r = p;
+
+	(void)i;
+	r->got = bhb_clear_short();
+	r->bad += r->got != r->want;
+}
+
+static void op_bhb_long(void *p, size_t i)
+{
+	struct bhb_run *r = p;
+
+	(void)i;
+	r->got = bhb_clear_long();
+	r->bad += r->got != r->want;
+}
+
 TEST(spec, bhb_clear)
 {
 	size_t n = iters(t);
@@ -389,23 +424,19 @@ TEST(spec, bhb_clear)
 	char why[200], counts[120];
 
 	for (int which = 0; which < 2; which++) {
-		uint32_t (*fn)(void) = which ? bhb_clear_long : bhb_clear_short;
 		uint32_t want = which ? BHB_LONG_ITERS : BHB_SHORT_ITERS, bad = 0, got = 0;
 		uint64_t c0[2] = { 0, 0 }, c1[2] = { 0, 0 }, cd[2] = { 0, 0 };
 		bool counted = plat_counters_open(ev, 2, counting, why, sizeof(why)) &&
 			       plat_counters_read(c0);
 
-		for (size_t i = 0; i < n; i++) {
-			uint64_t flags = plat_irq_save();
-			uint64_t t0 = rdtsc_lfence();
+		struct bhb_run r = { want, 0, 0 };
 
-			got = fn();
-			uint64_t t1 = rdtsc_lfence();
-
-			plat_irq_restore(flags);
-			s[i] = net(t0, t1);
-			bad += got != want;
-		}
+		if (which)
+			sample_op(s, n, op_bhb_long, &r);
+		else
+			sample_op(s, n, op_bhb_short, &r);
+		bad = r.bad;
+		got = r.got;
 		if (counted && plat_counters_read(c1))
 			plat_counters_delta(c0, c1, cd);
 		else
@@ -425,6 +456,22 @@ TEST(spec, bhb_clear)
 
 /* ---- tsx_abort ---- */
 
+struct tsx_run {
+	uint32_t last;
+	size_t odd;
+};
+
+static void op_tsx_abort(void *p, size_t i)
+{
+	struct tsx_run *r = p;
+
+	(void)i;
+	r->last = rtm_abort_seq();
+	/* explicit abort with our code; anything else means the transaction
+	 * never began or aborted for another reason */
+	r->odd += !(r->last & XABORT_EXPLICIT) || XABORT_CODE(r->last) != 0xff;
+}
+
 TEST(spec, tsx_abort)
 {
 	char why[200];
@@ -441,25 +488,23 @@ TEST(spec, tsx_abort)
 		return;
 	say_env(t);
 	measure_overhead();
-	for (size_t i = 0; i < n; i++) {
-		uint64_t flags = plat_irq_save();
-		uint64_t t0 = rdtsc_lfence();
+	struct tsx_run r = { 0, 0 };
 
-		st = rtm_abort_seq();
-		uint64_t t1 = rdtsc_lfence();
-
-		plat_irq_restore(flags);
-		s[i] = net(t0, t1);
-		/* explicit abort with our code; anything else means the
-		 * transaction never began or aborted for another reason */
-		odd += !(st & XABORT_EXPLICIT) || XABORT_CODE(st) != 0xff;
-	}
+	sample_op(s, n, op_tsx_abort, &r);
+	odd = r.odd;
+	st = r.last;
 	t_metric_dist(t, "xbegin_xabort", s, n, "cycles", "odd_status=%zu env=%s overhead_cycles=%llu " METHOD,
 		      odd, env_label(), (unsigned long long)overhead);
 	t_check(t, odd * 10 <= n, "%zu of %zu aborts were not our XABORT 0xff (last status 0x%x)", odd, n, st);
 }
 
 /* ---- verw ---- */
+
+static void op_verw(void *p, size_t i)
+{
+	(void)i;
+	*(size_t *)p += !verw(KERNEL_DS);
+}
 
 TEST(spec, verw)
 {
@@ -474,16 +519,7 @@ TEST(spec, verw)
 		return;
 	say_env(t);
 	measure_overhead();
-	for (size_t i = 0; i < n; i++) {
-		uint64_t flags = plat_irq_save();
-		uint64_t t0 = rdtsc_lfence();
-		bool zf = verw(KERNEL_DS);
-		uint64_t t1 = rdtsc_lfence();
-
-		plat_irq_restore(flags);
-		s[i] = net(t0, t1);
-		notz += !zf;
-	}
+	sample_op(s, n, op_verw, &notz);
 	t_metric_dist(t, "verw_kernel_ds", s, n, "cycles", "selector=0x%x env=%s overhead_cycles=%llu " METHOD,
 		      KERNEL_DS, env_label(), (unsigned long long)overhead);
 	t_check(t, notz == 0, "VERW of the kernel data selector 0x%x cleared ZF %zu times (it is writable)",
@@ -493,6 +529,19 @@ TEST(spec, verw)
 }
 
 /* ---- ibpb and l1d_flush: command MSRs, nothing to restore ---- */
+
+struct command_op {
+	uint32_t msr;
+	uint64_t cmd;
+};
+
+static void op_command(void *p, size_t i)
+{
+	const struct command_op *c = p;
+
+	(void)i;
+	wrmsr(c->msr, c->cmd);
+}
 
 static void command_msr(struct test_ctx *t, uint32_t msr, uint64_t cmd, const char *what)
 {
@@ -509,16 +558,9 @@ static void command_msr(struct test_ctx *t, uint32_t msr, uint64_t cmd, const ch
 		     msr, (unsigned long long)cmd, r.vector))
 		return;
 	measure_overhead();
-	for (size_t i = 0; i < n; i++) {
-		uint64_t flags = plat_irq_save();
-		uint64_t t0 = rdtsc_lfence();
+	struct command_op op = { msr, cmd };
 
-		wrmsr(msr, cmd);
-		uint64_t t1 = rdtsc_lfence();
-
-		plat_irq_restore(flags);
-		s[i] = net(t0, t1);
-	}
+	sample_op(s, n, op_command, &op);
 	t_metric_dist(t, what, s, n, "cycles", "msr=0x%x value=0x%llx env=%s overhead_cycles=%llu " METHOD, msr,
 		      (unsigned long long)cmd, env_label(), (unsigned long long)overhead);
 	/* negative control for the fault path: a reserved bit must #GP */
@@ -574,19 +616,19 @@ enum need { N_NONE, N_SPEC_CTRL, N_RTM, N_VERW, N_IBPB, N_L1D };
 static const struct variant {
 	const char *metric;	/* the metric name, greppable as written */
 	const char *delta;	/* its difference from "alone" */
-	void (*pre)(void);
 	enum need need;
 } variants[] = {
-	{ "alone", NULL, pre_none, N_NONE },
-	{ "after_spec_ctrl_toggle", "delta_spec_ctrl_toggle", pre_spec_ctrl, N_SPEC_CTRL },
-	{ "after_bhb_short", "delta_bhb_short", pre_bhb_short, N_NONE },
-	{ "after_bhb_long", "delta_bhb_long", pre_bhb_long, N_NONE },
-	{ "after_tsx_abort", "delta_tsx_abort", pre_tsx_abort, N_RTM },
-	{ "after_verw", "delta_verw", pre_verw, N_VERW },
-	{ "after_ibpb", "delta_ibpb", pre_ibpb, N_IBPB },
-	{ "after_l1d_flush", "delta_l1d_flush", pre_l1d, N_L1D },
+	{ "alone", NULL, N_NONE },
+	{ "after_spec_ctrl_toggle", "delta_spec_ctrl_toggle", N_SPEC_CTRL },
+	{ "after_bhb_short", "delta_bhb_short", N_NONE },
+	{ "after_bhb_long", "delta_bhb_long", N_NONE },
+	{ "after_tsx_abort", "delta_tsx_abort", N_RTM },
+	{ "after_verw", "delta_verw", N_VERW },
+	{ "after_ibpb", "delta_ibpb", N_IBPB },
+	{ "after_l1d_flush", "delta_l1d_flush", N_L1D },
 };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
+_Static_assert(NVARIANTS == 8, "immed_body's switch lists the variants in this order");
 
 struct immed_run {
 	uint64_t *s;
@@ -633,6 +675,28 @@ static bool consume(uint64_t before)
 	return true;
 }
 
+/* n immediate arms, each after pre(); inlined per constant pre. */
+static inline __attribute__((always_inline)) void immed_sample(struct immed_run *r, void (*pre)(void),
+							      size_t *lost, size_t *extra)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		uint64_t flags = plat_irq_save();
+		uint64_t before = fired;
+		uint64_t t0 = rdtsc_lfence();
+
+		pre();
+		wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc_plain());
+		uint64_t t1 = rdtsc_lfence();
+
+		plat_irq_restore(flags);	/* the pending interrupt is taken here */
+		r->s[i] = net(t0, t1);
+		if (!consume(before))
+			(*lost)++;
+		else if (fired != before + 1)
+			(*extra)++;
+	}
+}
+
 static void immed_body(struct test_ctx *t, void *p)
 {
 	struct immed_run *r = p;
@@ -644,21 +708,16 @@ static void immed_body(struct test_ctx *t, void *p)
 
 		if (!variant_ok(t, v, r))
 			continue;
-		for (size_t i = 0; i < r->n; i++) {
-			uint64_t flags = plat_irq_save();
-			uint64_t before = fired;
-			uint64_t t0 = rdtsc_lfence();
-
-			v->pre();
-			wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc_plain());
-			uint64_t t1 = rdtsc_lfence();
-
-			plat_irq_restore(flags);	/* the pending interrupt is taken here */
-			r->s[i] = net(t0, t1);
-			if (!consume(before))
-				lost++;
-			else if (fired != before + 1)
-				extra++;
+		/* one call site per sequence, so each is a direct call */
+		switch (vi) {
+		case 0: immed_sample(r, pre_none, &lost, &extra); break;
+		case 1: immed_sample(r, pre_spec_ctrl, &lost, &extra); break;
+		case 2: immed_sample(r, pre_bhb_short, &lost, &extra); break;
+		case 3: immed_sample(r, pre_bhb_long, &lost, &extra); break;
+		case 4: immed_sample(r, pre_tsx_abort, &lost, &extra); break;
+		case 5: immed_sample(r, pre_verw, &lost, &extra); break;
+		case 6: immed_sample(r, pre_ibpb, &lost, &extra); break;
+		default: immed_sample(r, pre_l1d, &lost, &extra); break;
 		}
 		t_metric_dist(t, v->metric, r->s, r->n, "cycles",
 			      "lost=%zu env=%s overhead_cycles=%llu method=lfence-rdtsc-around-sequence-and-wrmsr-tsc-deadline-irqs-off-interrupt-taken-after",
