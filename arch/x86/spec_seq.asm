@@ -10,11 +10,16 @@
 ; CPUs without BHI_DIS_S (arch/x86/entry/entry_64.S clear_bhb_loop): an
 ; outer count of nested calls, each followed by an inner count of taken
 ; jumps; the short form is 5 x 5, the long one 12 x 7 for parts with a
-; longer history (Alder Lake and later).  The layout here is ours: each
-; call target and each inner loop starts on its own 64-byte line so the
-; branch addresses differ in the bits the history hashes, and the
+; longer history (Alder Lake and later; Linux picks it when BHI_CTRL is
+; enumerated, and runs it on VM exit against VMSCAPE).  The calls and
+; returns keep the loop stream detector from replaying the loop without
+; recording branches.  The layout here is ours: the call block and the
+; jump loop each sit in their own 64-byte line, with every RET in the
+; line's upper half as Linux places them (on parts affected by Indirect
+; Target Selection a RET in the lower half is predicted differently); the
 ; returns unwind the nested calls one by one.  EDX counts the inner
-; iterations so the caller can check the loop ran as designed.
+; iterations so the caller can check the loop ran as designed.  The
+; routine ends with LFENCE, as Linux's callers follow the call with one.
 ;
 ; RTM abort: XBEGIN followed at once by XABORT (SDM vol. 1 ch. 16
 ; "Programming with Intel Transactional Synchronization Extensions").
@@ -33,10 +38,12 @@ global %1
 	call	%%outer		; comes back here once every level unwound
 	jmp	%%done
 	align	64, int3
+	times	32 - 5 db 0xcc	; the RET below starts the line's upper half
 %%outer:
-	call	%%inner
+	call	%%inner		; 5 bytes
 	ret			; unwind one outer level
 	align	64, int3
+	times	32 db 0xcc	; this block's RET in the upper half too
 %%inner:
 	mov	eax, %3
 %%jump:
