@@ -4,6 +4,7 @@
 #include "arch/x86/fault.h"
 #include "arch/x86/pmu.h"
 #include "kernel/kernel.h"
+#include "kernel/report.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -124,7 +125,22 @@ void plat_counters_delta(const uint64_t *before, const uint64_t *after, uint64_t
 		delta[i] = set.d && slot[i] >= 0 ? pmu_delta(&set, before[i], after[i]) : 0;
 }
 
+/* Called by the runner after every case: when something was open, put
+ * the MSRs back and say so in the log, read back. */
 void plat_counters_close(void)
 {
+	if (!set.open)
+		return;
+	unsigned n = set.n;
+	uint32_t bad = 0;
+	uint64_t got = 0;
+
 	pmu_close(&set);
+	if (pmu_verify_restored(&set, n, &bad, &got))
+		rep_error("pmu", "MSR 0x%x reads 0x%llx after restoring the counters", bad,
+			  (unsigned long long)got);
+	else
+		rep_diag("restore: PMU selectors 0x%x..0x%x%s back to their saved values (read back)",
+			 pmu_ctl_msr(set.d, 0), pmu_ctl_msr(set.d, n - 1),
+			 set.has_global ? " and IA32_PERF_GLOBAL_CTRL" : "");
 }

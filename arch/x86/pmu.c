@@ -265,3 +265,22 @@ void pmu_close(struct pmu_set *s)
 	restore(s, s->n);
 	s->open = false;
 }
+
+int pmu_verify_restored(const struct pmu_set *s, unsigned n, uint32_t *bad_msr, uint64_t *got)
+{
+	const struct pmu_msr_ops *o = s->ops;
+	uint64_t v = 0;
+
+	if (s->has_global && (o->rd(o->ctx, MSR_CORE_PERF_GLOBAL_CTRL, &v) || v != s->saved_global)) {
+		*bad_msr = MSR_CORE_PERF_GLOBAL_CTRL;
+		*got = v;
+		return -1;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (o->rd(o->ctx, pmu_ctl_msr(s->d, i), &v) || v != s->saved_ctl[i]) {
+			*bad_msr = pmu_ctl_msr(s->d, i);
+			*got = v;
+			return -1;
+		}
+	return 0;
+}

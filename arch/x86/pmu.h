@@ -95,5 +95,10 @@ int pmu_read(const struct pmu_set *s, uint64_t *vals);
 uint64_t pmu_delta(const struct pmu_set *s, uint64_t before, uint64_t after);
 /* Put back every MSR pmu_open changed.  Safe to call twice. */
 void pmu_close(struct pmu_set *s);
+/* After pmu_close: the selectors and IA32_PERF_GLOBAL_CTRL read back as
+ * saved?  0 if so, else -1 with the first MSR that does not (the counters
+ * themselves are written back too, but may have moved on since if a saved
+ * selector was enabled). */
+int pmu_verify_restored(const struct pmu_set *s, unsigned n, uint32_t *bad_msr, uint64_t *got);
 
 #endif

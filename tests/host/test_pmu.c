@@ -244,6 +244,16 @@ static void test_intel_program_restore(void **state)
 
 	pmu_close(&s);
 	pmu_close(&s);	/* twice is harmless */
+	uint32_t bad;
+	uint64_t got;
+
+	assert_int_equal(pmu_verify_restored(&s, 2, &bad, &got), 0);
+	/* and it notices a selector left behind */
+	f.m[find(&f, MSR_ARCH_PERFMON_EVENTSEL0 + 1)].val = 0x4000c0;
+	assert_int_equal(pmu_verify_restored(&s, 2, &bad, &got), -1);
+	assert_int_equal(bad, MSR_ARCH_PERFMON_EVENTSEL0 + 1);
+	assert_int_equal(got, 0x4000c0);
+	f.m[find(&f, MSR_ARCH_PERFMON_EVENTSEL0 + 1)].val = before.m[2].val;
 	for (unsigned i = 0; i < f.n; i++)
 		if (f.m[i].val != before.m[i].val)
 			fail_msg("MSR 0x%x is 0x%llx after close, was 0x%llx", f.m[i].msr,
