@@ -149,11 +149,11 @@ TEST(pmu, counts_beside)
 	}
 	unsigned k = plat_counters_open(ev, nev, counting, why, sizeof(why));
 	bool ok = !k || plat_counters_read(a);
-	uint64_t t0 = rdtsc_lfence();
+	uint64_t t0 = lfence_rdtsc();
 
 	for (size_t i = 0; i < bytes / 8; i++)
 		buf[i] = i;
-	uint64_t t1 = rdtsc_lfence();
+	uint64_t t1 = lfence_rdtsc();
 
 	ok = ok && (!k || plat_counters_read(b));
 	plat_counters_close();

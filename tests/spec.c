@@ -89,7 +89,7 @@ static void measure_overhead(void)
 
 	overhead = UINT64_MAX;
 	for (int i = 0; i < 64; i++) {
-		uint64_t a = rdtsc_lfence(), b = rdtsc_lfence();
+		uint64_t a = lfence_rdtsc(), b = lfence_rdtsc();
 
 		if (b - a < overhead)
 			overhead = b - a;
@@ -113,10 +113,10 @@ static inline __attribute__((always_inline)) void sample_op(uint64_t *s, size_t 
 {
 	for (size_t i = 0; i < n; i++) {
 		uint64_t flags = plat_irq_save();
-		uint64_t t0 = rdtsc_lfence();
+		uint64_t t0 = lfence_rdtsc();
 
 		op(arg, i);
-		uint64_t t1 = rdtsc_lfence();
+		uint64_t t1 = lfence_rdtsc();
 
 		plat_irq_restore(flags);
 		s[i] = net(t0, t1);
@@ -668,10 +668,10 @@ static bool variant_ok(struct test_ctx *t, const struct variant *v, const struct
 /* Wait (interrupts on) for the interrupt of the shot armed before. */
 static bool consume(uint64_t before)
 {
-	uint64_t limit = rdtsc() + plat_ns_to_cycles((uint64_t)T_LOST_US * 1000);
+	uint64_t limit = rdtsc_ordered() + plat_ns_to_cycles((uint64_t)T_LOST_US * 1000);
 
 	while (fired == before)
-		if (rdtsc() > limit)
+		if (rdtsc_ordered() > limit)
 			return false;
 	return true;
 }
@@ -683,11 +683,11 @@ static inline __attribute__((always_inline)) void immed_sample(struct immed_run 
 	for (size_t i = 0; i < r->n; i++) {
 		uint64_t flags = plat_irq_save();
 		uint64_t before = fired;
-		uint64_t t0 = rdtsc_lfence();
+		uint64_t t0 = lfence_rdtsc();
 
 		pre();
-		wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc_plain());
-		uint64_t t1 = rdtsc_lfence();
+		wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc());
+		uint64_t t1 = lfence_rdtsc();
 
 		plat_irq_restore(flags);	/* the pending interrupt is taken here */
 		r->s[i] = net(t0, t1);
@@ -740,12 +740,12 @@ static void immed_body(struct test_ctx *t, void *p)
 	uint64_t flags = plat_irq_save();
 	uint64_t before = fired;
 
-	wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc_plain() + plat_ns_to_cycles(1000000));
+	wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc() + plat_ns_to_cycles(1000000));
 	wrmsr(MSR_IA32_TSC_DEADLINE, 0);
 	plat_irq_restore(flags);
-	uint64_t end = rdtsc() + plat_ns_to_cycles(3000000);
+	uint64_t end = rdtsc_ordered() + plat_ns_to_cycles(3000000);
 
-	while (rdtsc() < end)
+	while (rdtsc_ordered() < end)
 		cpu_relax();
 	t_check(t, fired == before, "control: a disarmed deadline still raised %llu interrupt(s)",
 		(unsigned long long)(fired - before));
@@ -880,7 +880,7 @@ static void timeout_body(struct test_ctx *t, void *p)
 	 * watchdog never fires (then the control fails) */
 	uint64_t end = t->deadline_tsc + plat_ns_to_cycles(3000000000ull);
 
-	while (rdtsc() < end)
+	while (rdtsc_ordered() < end)
 		cpu_relax();
 }
 

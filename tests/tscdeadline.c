@@ -41,7 +41,7 @@ static volatile uint64_t fired_tsc, fired_count;
 static void timer_cb(struct regs *r)
 {
 	(void)r;
-	fired_tsc = rdtsc_lfence();
+	fired_tsc = lfence_rdtsc();
 	fired_count++;
 }
 
@@ -67,7 +67,7 @@ static void backstop_worker(void *p)
 	uint32_t bsp = plat_cpu_apic_id(0);
 
 	while (!bs.stop) {
-		uint64_t w = bs.when, now = rdtsc();
+		uint64_t w = bs.when, now = rdtsc_ordered();
 
 		/* Keep waking the BSP every 10 ms until it clears `when`, so
 		 * an unsynchronized TSC cannot make it go back to sleep. */
@@ -117,14 +117,14 @@ static bool wait_fire(enum wait_kind w, uint64_t count_before, uint64_t deadline
 
 	if (w == WAIT_SPIN) {
 		while (fired_count == count_before)
-			if (rdtsc() > limit)
+			if (rdtsc_ordered() > limit)
 				return false;
 		return true;
 	}
 	bs.when = limit;
 	for (;;) {
 		cli();
-		if (fired_count != count_before || rdtsc() > limit) {
+		if (fired_count != count_before || rdtsc_ordered() > limit) {
 			sti();
 			break;
 		}
@@ -161,7 +161,7 @@ static void arm_deadline(uint64_t d)
  * remaining cycles at the calibrated rate, divide 1. */
 static void arm_oneshot(uint64_t d)
 {
-	uint64_t now = rdtsc_lfence();
+	uint64_t now = lfence_rdtsc();
 	uint64_t left = d > now ? d - now : 1;
 	uint64_t ticks = (uint64_t)(((unsigned __int128)left * timer_count_hz) / tsc_hz);
 
@@ -196,7 +196,7 @@ static void latency_run(struct test_ctx *t, arm_fn arm, slack_fn slack)
 
 			for (size_t i = 0; i < shots; i++) {
 				uint64_t before = fired_count;
-				uint64_t d = rdtsc_lfence() + delta;
+				uint64_t d = lfence_rdtsc() + delta;
 
 				arm(d);
 				if (!wait_fire((enum wait_kind)w, before, d)) {
@@ -253,18 +253,18 @@ TEST(tscdeadline, disarm)
 		return;
 	uint64_t delta = plat_ns_to_cycles(1000000);	/* 1 ms */
 	uint64_t before = fired_count;
-	uint64_t d = rdtsc_lfence() + delta;
+	uint64_t d = lfence_rdtsc() + delta;
 
 	/* Positive control first: the same wait sees an armed shot. */
 	arm_deadline(d);
 	t_check(t, wait_fire(WAIT_SPIN, before, d), "control: an armed 1 ms deadline never fired");
 	before = fired_count;
-	d = rdtsc_lfence() + delta;
+	d = lfence_rdtsc() + delta;
 	arm_deadline(d);
 	arm_deadline(0);
 	uint64_t end = d + delta;	/* 2 delta from arming */
 
-	while (rdtsc() < end)
+	while (rdtsc_ordered() < end)
 		cpu_relax();
 	t_check(t, fired_count == before, "writing 0 did not disarm: %llu interrupt(s) within 2 ms",
 		(unsigned long long)(fired_count - before));
@@ -279,7 +279,7 @@ TEST(tscdeadline, rearm)
 	if (!claim_deadline(t))
 		return;
 	uint64_t before = fired_count;
-	uint64_t now = rdtsc_lfence();
+	uint64_t now = lfence_rdtsc();
 	uint64_t d1 = now + plat_ns_to_cycles(20000000);	/* 20 ms */
 	uint64_t d2 = now + plat_ns_to_cycles(2000000);	/* 2 ms */
 
@@ -296,7 +296,7 @@ TEST(tscdeadline, rearm)
 	uint64_t after = fired_count;
 	uint64_t end = d1 + plat_ns_to_cycles(5000000);
 
-	while (rdtsc() < end)
+	while (rdtsc_ordered() < end)
 		cpu_relax();
 	t_check(t, fired_count == after, "the replaced deadline still fired (%llu extra interrupts)",
 		(unsigned long long)(fired_count - after));
@@ -317,7 +317,7 @@ TEST(tscdeadline, past)
 	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t before = fired_count;
-		uint64_t now = rdtsc_lfence();
+		uint64_t now = lfence_rdtsc();
 		/* alternately just past, and far in the past */
 		uint64_t d = (i & 1) ? 1 : now - plat_ns_to_cycles(1000);
 
@@ -343,7 +343,7 @@ TEST(tscdeadline, no_loss)
 
 	for (; n < want && !t_expired(t); n++) {
 		uint64_t before = fired_count;
-		uint64_t d = rdtsc_lfence() + plat_ns_to_cycles(20000);
+		uint64_t d = lfence_rdtsc() + plat_ns_to_cycles(20000);
 
 		arm_deadline(d);
 		if (!wait_fire(WAIT_SPIN, before, d))
@@ -383,16 +383,16 @@ TEST(tscdeadline, immediate)
 
 		for (size_t i = 0; i < n; i++) {
 			uint64_t before = fired_count;
-			uint64_t t0 = rdtsc_lfence();
+			uint64_t t0 = lfence_rdtsc();
 
 			if (f)
 				__asm__ volatile("mfence; lfence" ::: "memory");
-			wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc_plain());
+			wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc());
 			uint64_t limit = t0 + tsc_ms_to_cycles(BACKSTOP_MS);
 
-			while (fired_count == before && rdtsc_plain() < limit)
+			while (fired_count == before && rdtsc() < limit)
 				;
-			uint64_t t1 = rdtsc_lfence();
+			uint64_t t1 = lfence_rdtsc();
 
 			if (fired_count == before)
 				lost++;

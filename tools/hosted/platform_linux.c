@@ -283,10 +283,10 @@ int plat_post(unsigned cpu, plat_fn fn, void *arg)
 
 static bool wait_idle(struct worker *w, uint64_t ms)
 {
-	uint64_t end = rdtsc_lfence() + plat_ns_to_cycles(ms * 1000000ull);
+	uint64_t end = lfence_rdtsc() + plat_ns_to_cycles(ms * 1000000ull);
 
 	while (!idle(w)) {
-		if (rdtsc_lfence() > end)
+		if (lfence_rdtsc() > end)
 			return false;
 		sched_yield();
 	}
@@ -354,7 +354,7 @@ static uint64_t calibrate(bool quick)
 
 	for (int i = 0; i < 3; i++) {
 		clock_gettime(CLOCK_MONOTONIC_RAW, &a);
-		uint64_t t0 = rdtsc_lfence();
+		uint64_t t0 = lfence_rdtsc();
 		uint64_t ns;
 
 		do {
@@ -362,7 +362,7 @@ static uint64_t calibrate(bool quick)
 			ns = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull + (uint64_t)b.tv_nsec -
 			     (uint64_t)a.tv_nsec;
 		} while (ns < (quick ? 20000000ull : 100000000ull));
-		uint64_t t1 = rdtsc_lfence();
+		uint64_t t1 = lfence_rdtsc();
 
 		v[i] = (uint64_t)(((unsigned __int128)(t1 - t0) * 1000000000ull) / ns);
 	}
