@@ -122,6 +122,7 @@ HOST_DEPS_mptable  := arch/x86/mptable.c arch/x86/acpi.c lib/string.c lib/printf
 HOST_DEPS_tlbflush :=
 HOST_DEPS_memsize  := lib/memsize.c arch/x86/meminfo.c lib/string.c lib/printf.c
 HOST_DEPS_litmus   := lib/litmus.c lib/string.c lib/printf.c
+HOST_DEPS_pmu      := arch/x86/pmu.c lib/string.c lib/printf.c
 
 $(BUILD)/host/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -169,7 +170,7 @@ fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZERS))
 # line from the same sources as the kernel, on a Linux platform layer.
 HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c)
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
-	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c \
+	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c kernel/counters.c \
 	kernel/cpu_set.c kernel/measure.c arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c \
 	arch/x86/meminfo.c lib/memsize.c lib/litmus.c
 # memory suites (issue 10): the clearing primitives, shared with the kernel

@@ -112,6 +112,7 @@ void plat_run_case(struct test_ctx *t)
 	/* Leave the machine as the next case expects it, whatever this one
 	 * did or was interrupted doing. */
 	sti();
+	plat_counters_close();	/* PMU MSRs back as they were */
 	timer_release();
 	watchdog_disarm();
 	if (apic_mode != APIC_MODE_NONE)

@@ -232,5 +232,46 @@ void mem_clear_vmovntdq_zmm(void *p, size_t n);	/* PLAT_SIMD_AVX512 */
 void mem_clear_clzero(void *p, size_t n);		/* CPUID 8000_0008h:EBX[0] */
 /* OR of every 8-byte word of [p, p+n), n a multiple of 64. */
 uint64_t mem_or_reduce(const void *p, size_t n);
+/* Hardware event counts to put beside a measurement (issue 13), on the
+ * calling CPU: the core PMU in ring 0 (arch/x86/pmu.c, kernel/counters_pmu.c),
+ * perf_event_open in the hosted build (tools/hosted/perf_linux.c, counting
+ * user mode only).  Where there is no PMU (QEMU TCG, the nested KVM here,
+ * most containers) opening fails with the reason and the measurement
+ * carries no counts.  Whatever is open is closed, and the PMU MSRs put
+ * back, when the case ends, however it ends. */
+enum plat_event {
+	PLAT_EV_CYCLES,		/* core cycles */
+	PLAT_EV_INSTRUCTIONS,	/* instructions retired */
+	PLAT_EV_LLC_REFS,	/* last-level cache references */
+	PLAT_EV_LLC_MISSES,	/* last-level cache misses */
+	PLAT_EV_RFO,		/* read-for-ownership requests (write-allocate) */
+	PLAT_NEVENTS
+};
+
+struct plat_pmu_info {
+	bool present;
+	unsigned counters;	/* general-purpose counters available */
+	unsigned width;		/* their width in bits */
+	char desc[200];		/* what was found, key=value words */
+	char why[240];		/* !present: the reason */
+};
+
+const char *plat_event_name(enum plat_event ev);
+void plat_pmu_info(struct plat_pmu_info *info);
+/* Open counters for as many of ev[0..n-1] as this CPU can count at once;
+ * counting[i] says which.  Returns how many count; when not all, why holds
+ * the first reason. */
+unsigned plat_counters_open(const enum plat_event *ev, unsigned n, bool *counting, char *why,
+			    size_t whylen);
+/* Running totals of the open events, in the order asked (0 for those not
+ * counting).  False if nothing is open or a read failed. */
+bool plat_counters_read(uint64_t *vals);
+/* after - before per event, handling counter wrap. */
+void plat_counters_delta(const uint64_t *before, const uint64_t *after, uint64_t *delta);
+void plat_counters_close(void);
+/* "pmu_cycles=N pmu_instructions=N ..." for the counting events, or
+ * "pmu=none" when none count: for a metric's extra fields. */
+int plat_counts_format(char *buf, size_t size, const enum plat_event *ev, unsigned n,
+		       const bool *counting, const uint64_t *delta);
 
 #endif

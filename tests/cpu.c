@@ -45,7 +45,7 @@ TEST(cpu, identify)
 TEST(cpu, features)
 {
 	const struct cpuinfo *ci = &boot_cpu;
-	char line[600];
+	char line[1000];
 	size_t len = 0;
 
 	for (unsigned i = 0; i < cpu_nfeatures; i++)

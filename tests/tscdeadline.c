@@ -1,5 +1,7 @@
 /* tscdeadline: how the TSC-deadline timer behaves, and what an immediate
- * deadline costs (kvm-unit-tests' vmexit tscdeadline_immed).
+ * deadline costs up to its interrupt (`immediate`, which waits for it like
+ * kvm-unit-tests' vmexit `tscdeadline`; the arm-only cost, kvm-unit-tests'
+ * `tscdeadline_immed`, is spec.immed_arm in tests/spec.c).
  *
  * The LVT timer is put in TSC-deadline mode before the deadline MSR is
  * written (SDM vol. 3 §11.5.4.1: otherwise the write is ignored), with the
@@ -361,10 +363,13 @@ TEST(tscdeadline, no_loss)
 	timer_release();
 }
 
-/* kvm-unit-tests' tscdeadline_immed: WRMSR(TSC_DEADLINE, now), delivery,
- * handler, EOI, measured from before the WRMSR to the handler's flag as
- * seen by the spinning CPU, with and without MFENCE;LFENCE before the
- * WRMSR (Linux dropped it from lapic_next_deadline in 2026). */
+/* WRMSR(TSC_DEADLINE, now), delivery, handler, EOI, measured from before
+ * the WRMSR to the handler's flag as seen by the spinning CPU, with and
+ * without MFENCE;LFENCE before the WRMSR (Linux dropped it from
+ * lapic_next_deadline in 2026).  This waits for the interrupt, so it is
+ * the counterpart of kvm-unit-tests' vmexit `tscdeadline`, NOT of
+ * `tscdeadline_immed` (arm and return without waiting): that one is
+ * spec.immed_arm. */
 TEST(tscdeadline, immediate)
 {
 	if (!claim_deadline(t))

@@ -60,6 +60,18 @@ static inline void iret_to_self(void)
 			 : "=&r"(tmp)::"memory", "cc");
 }
 
+/* VERW m16: ZF=1 if the selector names a segment writable at the current
+ * privilege.  The memory-operand form is the one that also overwrites the
+ * CPU buffers on parts that enumerate MD_CLEAR (Intel, "Microarchitectural
+ * Data Sampling" guidance; SDM vol. 2 VERW).  Returns ZF. */
+static inline bool verw(uint16_t sel)
+{
+	bool zf;
+
+	__asm__ volatile("verw %1" : "=@ccz"(zf) : "m"(sel) : "memory");
+	return zf;
+}
+
 #ifndef RINGLAB_USER
 /* ---- ring-0 only from here on ---- */
 

@@ -22,6 +22,20 @@ const struct cpu_feature cpu_features[] = {
 	F(tsc_adjust, X86_FEATURE_TSC_ADJUST),
 	F(gbpages, X86_FEATURE_GBPAGES),
 	F(lfence_serializing, X86_FEATURE_LFENCE_RDTSC),
+	/* speculation control and PMU (issue 13) */
+	F(spec_ctrl, X86_FEATURE_SPEC_CTRL),
+	F(stibp, X86_FEATURE_INTEL_STIBP),
+	F(flush_l1d, X86_FEATURE_FLUSH_L1D),
+	F(arch_capabilities, X86_FEATURE_ARCH_CAPABILITIES),
+	F(md_clear, X86_FEATURE_MD_CLEAR),
+	F(ssbd, X86_FEATURE_SPEC_CTRL_SSBD),
+	F(bhi_ctrl, X86_FEATURE_BHI_CTRL),
+	F(amd_ibpb, X86_FEATURE_AMD_IBPB),
+	F(amd_ibrs, X86_FEATURE_AMD_IBRS),
+	F(amd_stibp, X86_FEATURE_AMD_STIBP),
+	F(amd_ssbd, X86_FEATURE_AMD_SSBD),
+	F(verw_clear, X86_FEATURE_VERW_CLEAR),
+	F(perfctr_core, X86_FEATURE_PERFCTR_CORE),
 };
 const unsigned cpu_nfeatures = sizeof(cpu_features) / sizeof(cpu_features[0]);
 /* Decoded into struct cpuinfo too, not listed. */
@@ -131,6 +145,9 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 		ci->pmu_gp_counters = (uint8_t)(r.eax >> 8);
 		ci->pmu_gp_width = (uint8_t)(r.eax >> 16);
 		ci->pmu_fixed_counters = ci->pmu_version > 1 ? (uint8_t)(r.edx & 0x1f) : 0;
+		ci->pmu_fixed_width = ci->pmu_version > 1 ? (uint8_t)((r.edx >> 5) & 0xff) : 0;
+		ci->pmu_events_len = (uint8_t)(r.eax >> 24);
+		ci->pmu_events_absent = r.ebx;
 	}
 	ci->has_leaf_0b = ci->max_leaf >= 0xb && (fn(0xb, 0, ctx).ebx & 0xffff);
 	ci->has_leaf_1f = ci->max_leaf >= 0x1f && (fn(0x1f, 0, ctx).ebx & 0xffff);

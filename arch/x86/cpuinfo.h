@@ -32,8 +32,13 @@ struct cpuinfo {
 	bool apic, tsc, msr, pge, x2apic, tsc_deadline, invariant_tsc, rdtscp;
 	bool erms, fsrm, pcid, invpcid, invlpgb, clzero, serialize, rtm;
 	bool tsc_adjust, gbpages, nx, lfence_serializing;
+	/* speculation control (issue 13; separate rows of the table) */
+	bool spec_ctrl, stibp, flush_l1d, arch_capabilities, md_clear, ssbd, bhi_ctrl;
+	bool amd_ibpb, amd_ibrs, amd_stibp, amd_ssbd, verw_clear, perfctr_core;
 	uint32_t invlpgb_max_pages;	/* CPUID 0x80000008:EDX[15:0] + 1 */
 	uint8_t pmu_version, pmu_gp_counters, pmu_gp_width, pmu_fixed_counters;
+	uint8_t pmu_fixed_width, pmu_events_len;	/* CPUID.0AH:EDX[12:5], EAX[31:24] */
+	uint32_t pmu_events_absent;		/* CPUID.0AH:EBX: bit set = event absent */
 	uint8_t phys_bits, virt_bits;
 	bool has_leaf_0b, has_leaf_1f;
 };

@@ -66,3 +66,11 @@ if [ "$n_amd" != 2 ]; then
 	tlb_sites_ok=0
 fi
 [ "$tlb_sites_ok" = 1 ] && echo "PASS encoding-tlb-sites"
+# XBEGIN/XABORT/XEND (RTM, #UD without CPUID.7.0:EBX[11]) only inside the
+# two spec_seq.asm routines, which tests/spec.c calls after checking RTM.
+rtm_fns=$(printf '%s\n' "$dis" | awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 } /\t(xbegin|xabort|xend)/ { print fn }' | sort -u | tr '\n' ' ')
+if [ "$rtm_fns" = "<rtm_abort_seq>: <rtm_commit_probe>: " ] || [ -z "$rtm_fns" ]; then
+	echo "PASS encoding-rtm-guarded"
+else
+	echo "FAIL encoding-rtm-guarded: RTM instructions in $rtm_fns"
+fi

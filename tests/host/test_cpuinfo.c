@@ -323,6 +323,9 @@ static const struct {
 	B(rdtscp), B(erms), B(fsrm), B(pcid), B(invpcid), B(invlpgb), B(clzero),
 	B(serialize), B(rtm), B(tsc_adjust), B(gbpages), B(nx), B(lfence_serializing),
 	B(hypervisor), B(has_leaf_0b), B(has_leaf_1f),
+	B(spec_ctrl), B(stibp), B(flush_l1d), B(arch_capabilities), B(md_clear), B(ssbd),
+	B(bhi_ctrl), B(amd_ibpb), B(amd_ibrs), B(amd_stibp), B(amd_ssbd), B(verw_clear),
+	B(perfctr_core),
 };
 #undef B
 #define NBOOLS (sizeof(bools) / sizeof(bools[0]))
@@ -431,7 +434,7 @@ static void test_dump_amd_ryzen_1800x(void **state)
 	assert_string_equal(ci.brand, "AMD Ryzen 7 1800X Eight-Core Processor         ");
 	assert_int_equal(ci.initial_apic_id, 2);
 	assert_string_equal(on_list(&ci), "apic tsc msr pge invariant_tsc rdtscp clzero "
-					  "gbpages nx");
+					  "gbpages nx amd_ibpb perfctr_core");
 	assert_int_equal(ci.invlpgb_max_pages, 0);
 	assert_int_equal(ci.pmu_version, 0);
 	assert_int_equal(ci.phys_bits, 48);
@@ -461,7 +464,8 @@ static void test_dump_amd_epyc_kvm(void **state)
 	assert_int_equal(ci.hv_max_leaf, 0x40000001);
 	assert_string_equal(on_list(&ci), "apic tsc msr pge x2apic tsc_deadline invariant_tsc "
 					  "rdtscp erms fsrm pcid invpcid clzero tsc_adjust "
-					  "gbpages nx lfence_serializing hypervisor has_leaf_0b");
+					  "gbpages nx lfence_serializing hypervisor has_leaf_0b "
+					  "stibp ssbd amd_ibpb amd_ibrs amd_stibp amd_ssbd verw_clear");
 	assert_false(ci.invlpgb);	/* KVM does not pass INVLPGB through */
 	assert_int_equal(ci.invlpgb_max_pages, 0);
 	assert_int_equal(ci.phys_bits, 48);
@@ -485,7 +489,7 @@ static void test_dump_hygon_7185(void **state)
 	assert_string_equal(ci.brand, "Hygon C86 7185 32-core Processor               ");
 	assert_int_equal(ci.initial_apic_id, 0x3b);
 	assert_string_equal(on_list(&ci), "apic tsc msr pge invariant_tsc rdtscp clzero "
-					  "gbpages nx");
+					  "gbpages nx amd_ibpb perfctr_core");
 	assert_int_equal(ci.phys_bits, 48);
 	assert_int_equal(ci.virt_bits, 48);
 }
@@ -732,6 +736,20 @@ static const struct {
 	{ "tsc_adjust", 7, 0, EBX, 1, "CPUID.7.0:EBX[1]" },
 	{ "gbpages", 0x80000001, 0, EDX, 26, "CPUID.80000001H:EDX[26]" },
 	{ "lfence_serializing", 0x80000021, 0, EAX, 2, "CPUID.80000021H:EAX[2]" },
+	/* speculation control and PMU (issue 13) */
+	{ "spec_ctrl", 7, 0, EDX, 26, "CPUID.7.0:EDX[26]" },
+	{ "stibp", 7, 0, EDX, 27, "CPUID.7.0:EDX[27]" },
+	{ "flush_l1d", 7, 0, EDX, 28, "CPUID.7.0:EDX[28]" },
+	{ "arch_capabilities", 7, 0, EDX, 29, "CPUID.7.0:EDX[29]" },
+	{ "md_clear", 7, 0, EDX, 10, "CPUID.7.0:EDX[10]" },
+	{ "ssbd", 7, 0, EDX, 31, "CPUID.7.0:EDX[31]" },
+	{ "bhi_ctrl", 7, 2, EDX, 4, "CPUID.7.2:EDX[4]" },
+	{ "amd_ibpb", 0x80000008, 0, EBX, 12, "CPUID.80000008H:EBX[12]" },
+	{ "amd_ibrs", 0x80000008, 0, EBX, 14, "CPUID.80000008H:EBX[14]" },
+	{ "amd_stibp", 0x80000008, 0, EBX, 15, "CPUID.80000008H:EBX[15]" },
+	{ "amd_ssbd", 0x80000008, 0, EBX, 24, "CPUID.80000008H:EBX[24]" },
+	{ "verw_clear", 0x80000021, 0, EAX, 5, "CPUID.80000021H:EAX[5]" },
+	{ "perfctr_core", 0x80000001, 0, ECX, 23, "CPUID.80000001H:ECX[23]" },
 	/* not in the table, but decoded */
 	{ "apic", 1, 0, EDX, 9, NULL },
 	{ "tsc", 1, 0, EDX, 4, NULL },
@@ -778,7 +796,7 @@ static void test_feature_table(void **state)
 	static struct cpu c;
 	static struct cpuinfo base;
 
-	assert_int_equal(cpu_nfeatures, 15);
+	assert_int_equal(cpu_nfeatures, 28);
 	cpu_blank(&c, "AuthenticAMD");
 	decode(&c);
 	memcpy(&base, &ci, sizeof(base));
@@ -848,6 +866,7 @@ static void test_single_bits(void **state)
 		{ 0x80000001, 0, ECX }, { 0x80000001, 0, EDX }, { 0x80000007, 0, EDX },
 		{ 0x80000008, 0, EBX }, { 0x80000021, 0, EAX },
 		{ 7, 1, EBX }, { 7, 1, EDX },	/* subleaf 1 must not count */
+		{ 7, 2, EDX },
 	};
 
 	cpu_blank(&c, "GenuineIntel");
@@ -1039,7 +1058,8 @@ static void test_leaves_above_max_not_consulted(void **state)
 		assert_int_equal(ci.has_leaf_1f, max >= 0x1f);
 		for (unsigned k = 0; k < c.ncalls && k < MAX_CALLS; k++) {
 			assert_true(c.calls[k].leaf <= max || c.calls[k].leaf == 0x80000000);
-			assert_int_equal(c.calls[k].sub, 0);
+			/* leaf 7 sub-leaf 2 (BHI_CTRL) is the one sub-leaf read */
+			assert_int_equal(c.calls[k].sub, c.calls[k].leaf == 7 && c.calls[k].sub == 2 ? 2 : 0);
 		}
 	}
 	for (uint32_t ext = 0x80000000; ext <= 0x80000022; ext++) {

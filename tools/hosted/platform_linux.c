@@ -410,6 +410,7 @@ void plat_run_case(struct test_ctx *t)
 			    sig, strsignal(sig), (unsigned long long)case_fault_addr);
 	}
 	in_case = 0;
+	plat_counters_close();
 	struct itimerval off = { { 0, 0 }, { 0, 0 } };
 
 	setitimer(ITIMER_REAL, &off, NULL);
