@@ -179,10 +179,10 @@ void kmain(uint32_t magic, uint32_t info)
 	int code = EXIT_PASS;
 	const char *status = "pass";
 
-	if (tot.failed) {
+	if (tot.failed > tot.config_failed) {
 		code = EXIT_FAIL;
 		status = "fail";
-	} else if (boot_options.nerrors || boot_options.nerrors_dropped || tot.selection_errors) {
+	} else if (tot.config_failed) {
 		code = EXIT_CONFIG;
 		status = "config-error";
 	}
