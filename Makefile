@@ -90,7 +90,7 @@ endef
 $(foreach t,$(HOST_TESTS),$(eval $(call host_test_rule,$(t))))
 
 # The log checker used by the QEMU tests and by CI/lab automation.
-$(BUILD)/logcheck: tools/logcheck.c tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
+$(BUILD)/logcheck: tools/logcheck.c tools/logcheck_lib.c tools/logcheck_json.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -DRINGLAB_HOST -o $@ $^
 

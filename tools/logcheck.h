@@ -27,7 +27,7 @@ enum logcheck_ev_kind {
 	LC_EV_METRIC,    /* name, fields (the " k=v..." rest, grammar checked: ok) */
 	LC_EV_HIST,      /* as LC_EV_METRIC */
 	LC_EV_SUITE,     /* `# Subtest: <name>` at level 1: name */
-	LC_EV_RESULT,    /* name, num, notok/skip/timeout/panic, value=reason */
+	LC_EV_RESULT,    /* name, num, notok/skip/timeout/panic, value=reason (after the directive word) */
 	LC_EV_PANIC,     /* value: text after "ringlab: PANIC: " */
 	LC_EV_SUMMARY,
 	LC_EV_EXIT,

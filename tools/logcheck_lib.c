@@ -361,7 +361,7 @@ bool logcheck_metric_line(const char *line, size_t n, char *err, size_t errsz)
 
 struct result {
 	bool notok, skip, timeout, panic;
-	struct slice reason;    /* after " # " (directive word included) */
+	struct slice reason;    /* after " # " (after SKIP/TIMEOUT/PANIC if any) */
 	uint64_t num;
 	struct slice name;
 	const char *problem;    /* well-formed but not allowed; still counted */
@@ -422,6 +422,12 @@ static bool parse_result(struct slice c, struct result *res, const char **why)
 	bool is_skip = slice_eq(word, "SKIP");
 	bool is_timeout = slice_eq(word, "TIMEOUT");
 	bool is_panic = slice_eq(word, "PANIC");
+
+	/* For a directive, the reason is the text after its word. */
+	if (is_skip || is_timeout || is_panic) {
+		eat(&d, " ");
+		res->reason = d;
+	}
 
 	if (res->notok) {
 		res->timeout = is_timeout;
