@@ -57,6 +57,15 @@ while IFS= read -r line; do
 	result "$status" "$name" "$detail"
 done < <(tests/host/check-encodings.sh "$BUILD/ringlab.elf")
 
+# --- report and capture tools (issue 11) ---
+echo "== report and capture tools"
+while IFS= read -r line; do
+	status=${line%% *} rest=${line#* }
+	name=${rest%%:*} detail=""
+	[ "$name" != "$rest" ] && detail=${rest#*: }
+	result "$status" "$name" "$detail"
+done < <(tests/host/check-report.sh "$BUILD" 2>&1)
+
 echo "== hosted run"
 hl="$BUILD/test-logs/hosted.log"
 mkdir -p "$BUILD/test-logs"
