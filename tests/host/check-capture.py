@@ -57,7 +57,9 @@ def capture_pty(name, data, args=(), close_after=False, env_extra=None, hold=2.0
     env.update(env_extra or {})
     p = subprocess.Popen([CAPTURE, "--dir", d, "--timeout", "60", *args, path],
                          stderr=subprocess.PIPE, env=env)
-    time.sleep(0.5)         # let it open and configure the port
+    # Feed only once it has opened the port (it says so): pyserial flushes
+    # the input queue on open, as a UART driver may.
+    first = p.stderr.readline()
     if close_after:
         os.close(slave)     # only the master keeps the pty alive now
     t = threading.Thread(target=feed, args=(master, data, p, close_after))
@@ -67,6 +69,7 @@ def capture_pty(name, data, args=(), close_after=False, env_extra=None, hold=2.0
     except subprocess.TimeoutExpired:
         p.kill()
         _, err = p.communicate()
+    err = first + err
     t.join()
     if not close_after:
         os.close(master)
@@ -138,6 +141,8 @@ def main():
     # 6. --exec (serial-over-LAN): a failing run gives 1
     d = os.path.join(OUT, "exec")
     os.makedirs(d, exist_ok=True)
+    for f in glob.glob(os.path.join(d, "*")):
+        os.remove(f)
     p = subprocess.run([CAPTURE, "--dir", d, "--name", "lab box #7", "--exec",
                         "cat %s" % os.path.join(DATA, "fail-fault-recovery.log")],
                        capture_output=True, env=dict(os.environ, RINGLAB_LOGCHECK=os.path.join(BUILD, "logcheck")))
