@@ -37,6 +37,23 @@ QEMU72 = os.environ.get("QEMU72", "")  # optional QEMU 7.2 binary for the real f
 
 EXIT_CODES = {"pass": 0, "fail": 1, "config-error": 2, "panic": 3}
 
+# iPXE network boot (issue 11): Debian's ipxe-qemu ROM for an e1000 NIC;
+# QEMU's user network serves a TFTP directory with an iPXE script that
+# loads the ELF as multiboot1, as a lab's TFTP server would.
+IPXE_ROM = "/usr/lib/ipxe/qemu/pxe-e1000.rom"
+
+
+def ipxe_tftp_dir():
+    d = os.path.join(BUILD, "ipxe-tftp")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "boot.ipxe"), "w") as f:
+        f.write("#!ipxe\necho ringlab: network boot through iPXE\n"
+                "kernel ringlab.elf tests=boot,cpu,smp quick\nboot\n")
+    link = os.path.join(d, "ringlab.elf")
+    if not os.path.islink(link):
+        os.symlink("../ringlab.elf", link)
+    return d
+
 
 def qemu_version(binary):
     try:
@@ -221,6 +238,26 @@ def cases(args):
              timeout=120,
              checks=[has(r"ok \d+ \w+ # SKIP CPU lacks TSC-deadline"),
                      metric("tscdeadline.oneshot_latency.hlt")]),
+        # --- log format and network boot (issue 11) ---
+        Case("panic-in-case", append="tests=boot,fault.panic quick", expect="panic",
+             checks=[has(r"^    not ok 1 panic # PANIC requested by tests=fault\.panic\n"
+                         r"not ok 2 fault # PANIC requested by tests=fault\.panic\n"
+                         r"ringlab: PANIC: requested by tests=fault\.panic\n# exit: status=panic",
+                         "case and suite closed with # PANIC before the PANIC line"),
+                     result_is("boot", "ok")]),
+        Case("config-error-only", append="tests=nosuch quick", expect="config-error",
+             checks=[has(r"^1\.\.1$", "plan counts the config suite (not 1..0)"),
+                     has(r"^    not ok 1 cmdline # 1 command-line error\(s\)"),
+                     has(r"^not ok 1 config # configuration error$"),
+                     has(r"^ringlab: 0 passed, 1 failed, 0 skipped$")]),
+        Case("ipxe-net", media="net", append=None, timeout=120, needs="ipxe",
+             extra=["-netdev", "user,id=n0,tftp=%s,bootfile=boot.ipxe" % ipxe_tftp_dir(),
+                    "-device", "e1000,netdev=n0,romfile=" + IPXE_ROM, "-boot", "n"],
+             # iPXE's multiboot1 memory map lists RAM only, so the ACPI
+             # tables above it are refused and the run has one CPU (README,
+             # "Network boot"); the case checks the boot path, not SMP.
+             checks=[idval("boot", r"^multiboot1 \(iPXE "), result_is("cmdline_roundtrip", "ok"),
+                     idval("cmdline", r"tests=boot,cpu,smp quick")]),
         # --- the complete default run, as `make run` does it ---
         Case("full-quick-smp4", smp="4", append="quick", timeout=180, checks=[online(4)]),
     ]
@@ -244,7 +281,8 @@ def cases(args):
     if args.only:
         want = set(args.only.split(","))
         c = [x for x in c if x.name in want]
-    return c, {"x2apic-tcg": tcg_x2apic, "kvm": kvm_usable(), "qemu72": bool(QEMU72)}
+    return c, {"x2apic-tcg": tcg_x2apic, "kvm": kvm_usable(), "qemu72": bool(QEMU72),
+               "ipxe": os.path.exists(IPXE_ROM)}
 
 
 def run_case(case):
@@ -310,7 +348,8 @@ def main():
         if c.needs and not have.get(c.needs):
             results.append(("SKIP", c.name, {"kvm": "/dev/kvm not usable",
                                              "x2apic-tcg": "this QEMU's TCG has no x2APIC",
-                                             "qemu72": "no QEMU 7.2 (set QEMU72=/path/to/qemu-system-x86_64)"}[c.needs], 0))
+                                             "qemu72": "no QEMU 7.2 (set QEMU72=/path/to/qemu-system-x86_64)",
+                                             "ipxe": "no %s (Debian: ipxe-qemu)" % IPXE_ROM}[c.needs], 0))
         else:
             runnable.append(c)
     # Longest first, so the slow boots overlap the short ones.
