@@ -73,11 +73,12 @@ HOST_TESTS := $(patsubst tests/host/test_%.c,%,$(sort $(wildcard tests/host/test
 HOST_DEPS_lib      := lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
 HOST_DEPS_cmdline  := kernel/cmdline.c lib/string.c lib/printf.c lib/parse.c
 HOST_DEPS_mbi      := kernel/mbi.c lib/string.c lib/printf.c tests/host/fake_phys.c
-HOST_DEPS_acpi     := arch/x86/acpi.c lib/string.c lib/printf.c tests/host/fake_phys.c
+HOST_DEPS_acpi     := arch/x86/acpi.c arch/x86/acpi_spcr.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
 HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c lib/string.c lib/printf.c
 HOST_DEPS_topology := arch/x86/topology.c lib/string.c
 HOST_DEPS_memmap   := kernel/memmap.c
+HOST_DEPS_acpi_spcr := arch/x86/acpi_spcr.c lib/string.c lib/printf.c
 
 $(BUILD)/host/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -13,6 +13,7 @@
 #include "arch/x86/tsc_read.h"
 #include "arch/x86/ucode.h"
 #include "kernel/console.h"
+#include "kernel/console_spcr.h"
 #include "kernel/exit.h"
 #include "kernel/mm.h"
 #include "kernel/percpu.h"
@@ -150,6 +151,7 @@ void kmain(uint32_t magic, uint32_t info)
 	acpi_init(&acpi, boot_info.has_rsdp ? boot_info.rsdp : 0, boot_info.rsdp_len,
 		  boot_info.rsdp_tag == 15 ? "multiboot2-tag15" : "multiboot2-tag14");
 	PRINT_ERRORS(acpi.errors, acpi.nerrors);
+	console_apply_spcr(&acpi.spcr, boot_options.nconsoles > 0);
 
 	boot_in_qemu = (boot_info.has_loader && !strncmp(boot_info.loader, "qemu", 4)) ||
 		       !strncmp(acpi.oem_id, "BOCHS", 5) ||
