@@ -43,6 +43,25 @@ EXIT_CODES = {"pass": 0, "fail": 1, "config-error": 2, "panic": 3}
 IPXE_ROM = "/usr/lib/ipxe/qemu/pxe-e1000.rom"
 
 
+def spcr_table(port=0x2f8):
+    """An ACPI SPCR table (rev 2, 80 bytes) naming a 16550 at io `port`,
+    115200 baud, for -acpitable."""
+    import struct
+    t = bytearray(80)
+    t[0:4] = b"SPCR"
+    struct.pack_into("<IB", t, 4, len(t), 2)
+    t[10:16], t[16:24], t[28:32] = b"RINGLB", b"SPCRTEST", b"RLAB"
+    struct.pack_into("<BBBBQ", t, 40, 1, 8, 0, 1, port)     # GAS: system I/O
+    t[52], t[53], t[58] = 1, 3, 7                            # IRQ 3, 115200
+    struct.pack_into("<HH", t, 64, 0xffff, 0xffff)           # not a PCI UART
+    t[9] = -sum(t) & 0xff
+    path = os.path.join(BUILD, "spcr-com2.bin")
+    os.makedirs(BUILD, exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(t)
+    return path
+
+
 def ipxe_tftp_dir():
     d = os.path.join(BUILD, "ipxe-tftp")
     os.makedirs(d, exist_ok=True)
@@ -114,6 +133,18 @@ class Case:
                     "-device", "qemu-xhci", "-device", "usb-storage,drive=stick,bootindex=0"]
         cmd += self.extra
         return cmd
+
+
+class Com2OnlyCase(Case):  # issue 11
+    """A machine whose only UART is COM2 (io 0x2f8): the serial log file
+    is attached there instead of COM1."""
+
+    def command(self, log):
+        cmd = super().command(log)
+        i = cmd.index("-serial")
+        del cmd[i:i + 2]
+        return cmd + ["-chardev", "file,id=com2,path=" + log,
+                      "-device", "isa-serial,chardev=com2,iobase=0x2f8,irq=3"]
 
 
 # ---------------------------------------------------------------- checks ---
@@ -258,6 +289,17 @@ def cases(args):
              # "Network boot"); the case checks the boot path, not SMP.
              checks=[idval("boot", r"^multiboot1 \(iPXE "), result_is("cmdline_roundtrip", "ok"),
                      idval("cmdline", r"tests=boot,cpu,smp quick")]),
+        # SPCR names COM2 on a machine that has only COM2: the log must
+        # appear there, whole; without the table nothing does (control).
+        Com2OnlyCase("spcr-com2-only", append="tests=boot quick", extra=["-acpitable", "file=" + spcr_table()],
+                     checks=[has(r"^# console: added ttyS1 \(io 0x2f8, 115200 baud\) named by the ACPI SPCR table"),
+                             idval("console", r"^ttyS1\(0x2f8\)@115200,spcr")]),
+        Case("spcr-absent-control", append="tests=boot quick",
+             extra=["-chardev", "file,id=com2,path=" + os.path.join(LOGDIR, "spcr-absent-control.com2"),
+                    "-device", "isa-serial,chardev=com2,iobase=0x2f8,irq=3"],
+             checks=[has(r"^# console: ttyS0 \(io 0x3f8\) by default; no ACPI SPCR table$"),
+                     ("nothing on COM2 without an SPCR table naming it",
+                      lambda log: os.path.getsize(os.path.join(LOGDIR, "spcr-absent-control.com2")) == 0)]),
         # --- the complete default run, as `make run` does it ---
         Case("full-quick-smp4", smp="4", append="quick", timeout=180, checks=[online(4)]),
     ]
