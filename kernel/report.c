@@ -136,10 +136,28 @@ void rep_case_begin(unsigned idx, const char *name)
 	str_copy(open_.name, name, sizeof(open_.name));
 }
 
+/* `# result: <suite>.<case> <word>` after each case result: one flat,
+ * line-oriented record per case, for collectors that match single lines
+ * (LAVA monitors, grep) and cannot see which suite an indented KTAP
+ * result belongs to (docs/log-format.md). */
+static void flat_result(const char *name, const char *word)
+{
+	char b[200];
+
+	rl_snprintf(b, sizeof(b), "# result: %s.%s %s", open_.suite, name, word);
+	emit_line(b);
+}
+
 void rep_case(unsigned idx, const char *name, enum result r, const char *reason)
 {
+	static const char *const words[] = {
+		[RES_PASS] = "pass", [RES_FAIL] = "fail", [RES_SKIP] = "skip",
+		[RES_TIMEOUT] = "timeout",
+	};
+
 	open_.case_open = false;
 	result_line(idx, name, r, reason);
+	flat_result(name, r <= RES_TIMEOUT ? words[r] : "fail");
 }
 
 void rep_suite_end(unsigned idx, const char *name, enum result r, const char *reason)
@@ -233,6 +251,7 @@ void rep_panic_line(const char *text)
 		depth = 1;
 		rl_snprintf(b, sizeof(b), "not ok %u %s # PANIC %s", open_.case_idx, open_.name, why);
 		emit_line(b);
+		flat_result(open_.name, "panic");
 	}
 	if (open_.suite_open) {
 		depth = 0;

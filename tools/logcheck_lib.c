@@ -57,6 +57,11 @@ struct state {
 	struct logcheck_result *r;
 	struct nameset metric_names, hist_names;
 	size_t panic_result_line;       /* first `# PANIC` result */
+	/* The last case result, for its `# result:` line. */
+	size_t case_line;
+	struct slice case_suite, case_name;
+	const char *case_word;
+	size_t flat_results;
 	const struct logcheck_opts *o;
 	bool *found;            /* per required metric */
 	struct node nodes[MAX_DEPTH];
@@ -650,6 +655,13 @@ static void on_result(struct state *st, size_t line, size_t level, struct slice 
 	if (res.skip)
 		n->skip++;
 
+	if (level == 1) {
+		st->case_line = line;
+		st->case_suite = open_suite(st);
+		st->case_name = res.name;
+		st->case_word = res.panic ? "panic" : res.timeout ? "timeout" :
+				res.notok ? "fail" : res.skip ? "skip" : "pass";
+	}
 	if (level == 0) {
 		r->suites++;
 	} else if (level == 1) {
@@ -786,6 +798,30 @@ static void on_metric(struct state *st, size_t line, size_t level, struct slice 
 				st->found[i] = true;
 }
 
+/* `# result: <suite>.<case> <word>` right after the case result it
+ * repeats (docs/log-format.md). */
+static void on_flat_result(struct state *st, size_t line, struct slice c)
+{
+	struct slice rest = drop(c, strlen("# result: ")), name, suite, kase;
+	Q(q);
+
+	st->flat_results++;
+	name = take_word(&rest);
+	if (!eat(&rest, " ") || !rest.n) {
+		err(st, line, "malformed '# result:' line '%s' (expected '# result: <suite>.<case> <pass|fail|skip|timeout|panic>')",
+		    QS(q, c));
+		return;
+	}
+	if (st->case_line + 1 != line) {
+		err(st, line, "'# result:' line does not follow a case result");
+		return;
+	}
+	if (!slice_split(name, '.', &suite, &kase) || !slices_equal(suite, st->case_suite) ||
+	    !slices_equal(kase, st->case_name) || !slice_eq(rest, st->case_word))
+		err(st, line, "'%s' disagrees with the case result on line %zu (%s)", QS(q, c),
+		    st->case_line, st->case_word);
+}
+
 static void on_summary(struct state *st, size_t line, size_t level, struct slice c)
 {
 	struct logcheck_result *r = st->r;
@@ -883,7 +919,9 @@ static void process_line(struct state *st, size_t line, struct slice l)
 	case K_DIAG:
 		ev.kind = LC_EV_DIAG;
 		ev.value = drop(c, 2);
-		if (has_prefix(c, "# id.")) {
+		if (has_prefix(c, "# result: ")) {
+			ev.kind = LC_EV_OTHER;  /* repeats the result just reported */
+		} else if (has_prefix(c, "# id.")) {
 			struct slice kv = drop(c, 5);
 
 			ev.kind = LC_EV_ID;
@@ -942,6 +980,8 @@ static void process_line(struct state *st, size_t line, struct slice l)
 	case K_DIAG:
 		if (has_prefix(c, "# error:"))
 			st->error_lines++;
+		if (has_prefix(c, "# result: "))
+			on_flat_result(st, line, c);
 		break;
 	case K_PANIC:
 		st->r->panic = true;
@@ -1028,6 +1068,12 @@ static void finish(struct state *st, size_t last_line)
 		}
 	}
 	check_plan(st, &st->nodes[0], 0, last_line, partial);
+
+	/* Flat `# result:` lines are optional (older logs have none), but a
+	 * log that has them has one per case. */
+	if (st->flat_results && st->flat_results != r->cases)
+		err(st, last_line, "%zu '# result:' lines for %zu case results", st->flat_results,
+		    r->cases);
 
 	/* 4 */
 	if (r->has_summary) {

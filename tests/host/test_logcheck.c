@@ -1367,6 +1367,41 @@ static void test_metric_names_unique(void **state)
 	lb_free(&b);
 }
 
+/* `# result:` lines: optional, but when present, one right after each case
+ * result and agreeing with it. */
+static void test_flat_results(void **state)
+{
+	(void)state;
+	assert_valid(check_lines(LINES(
+		"KTAP version 1", "1..1",
+		"    KTAP version 1", "    # Subtest: a", "    1..3",
+		"    ok 1 x", "    # result: a.x pass",
+		"    ok 2 y # SKIP no", "    # result: a.y skip",
+		"    not ok 3 z # TIMEOUT slow", "    # result: a.z timeout",
+		"not ok 1 a", "ringlab: 1 passed, 1 failed, 1 skipped",
+		"# exit: status=fail code=1")));
+
+	assert_int_not_equal(check_lines(LINES(
+		"KTAP version 1", "1..1",
+		"    KTAP version 1", "    # Subtest: a", "    1..2",
+		"    ok 1 x", "    # result: a.x fail",
+		"    ok 2 y", "    # other", "    # result: a.y pass",
+		"ok 1 a", "ringlab: 2 passed, 0 failed, 0 skipped",
+		"# exit: status=pass code=0")), 0);
+	assert_error("line 7: '# result: a.x fail' disagrees with the case result on line 6 (pass)");
+	assert_error("line 10: '# result:' line does not follow a case result");
+
+	/* One case without its line. */
+	assert_int_not_equal(check_lines(LINES(
+		"KTAP version 1", "1..1",
+		"    KTAP version 1", "    # Subtest: a", "    1..2",
+		"    ok 1 x", "    # result: a.x pass", "    ok 2 y",
+		"ok 1 a", "ringlab: 2 passed, 0 failed, 0 skipped",
+		"# exit: status=pass code=0")), 0);
+	assert_nerrors(1);
+	assert_error("1 '# result:' lines for 2 case results");
+}
+
 /* The event stream that logcheck --json is built on. */
 struct evlog {
 	int n[LC_EV_OTHER + 1];
@@ -1482,6 +1517,7 @@ int main(void)
 		cmocka_unit_test(test_panic_closes_case_and_suite),
 		cmocka_unit_test(test_metric_names_unique),
 		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_flat_results),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
