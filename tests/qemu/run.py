@@ -272,6 +272,7 @@ def cases(args):
         # --- log format and network boot (issue 11) ---
         Case("panic-in-case", append="tests=boot,fault.panic quick", expect="panic",
              checks=[has(r"^    not ok 1 panic # PANIC requested by tests=fault\.panic\n"
+                         r"    # result: fault\.panic panic\n"
                          r"not ok 2 fault # PANIC requested by tests=fault\.panic\n"
                          r"ringlab: PANIC: requested by tests=fault\.panic\n# exit: status=panic",
                          "case and suite closed with # PANIC before the PANIC line"),
