@@ -64,7 +64,8 @@ while IFS= read -r line; do
 	name=${rest%%:*} detail=""
 	[ "$name" != "$rest" ] && detail=${rest#*: }
 	result "$status" "$name" "$detail"
-done < <(tests/host/check-report.sh "$BUILD" 2>&1; timeout 300 tests/host/check-capture.py "$BUILD" 2>&1)
+done < <(tests/host/check-report.sh "$BUILD" 2>&1; timeout 300 tests/host/check-capture.py "$BUILD" 2>&1
+	  timeout 1200 tests/host/check-lava.sh "$BUILD" 2>&1)
 
 echo "== hosted run"
 hl="$BUILD/test-logs/hosted.log"
