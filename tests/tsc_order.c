@@ -399,7 +399,11 @@ TEST(tsc_order, control)
 		if (!run_one(t, S_NOW, V_MFENCE_LFENCE_RDTSC, shift))
 			return;
 		seen = R.backward > 0 && R.worst >= (uint64_t)shift / 2;
-		t_metric_value(t, "planted", (int64_t)R.worst, "cycles",
+		/* One metric per attempt: names are unique in a run. */
+		char what[32];
+
+		rl_snprintf(what, sizeof(what), "planted.attempt%d", attempt + 1);
+		t_metric_value(t, what, (int64_t)R.worst, "cycles",
 			       "offset=%lld attempt=%d freshest=%llu backward=%llu samples=%llu detected=%s",
 			       (long long)shift, attempt + 1, (unsigned long long)fresh,
 			       (unsigned long long)R.backward, (unsigned long long)R.samples,
