@@ -168,7 +168,7 @@ void kmain(uint32_t magic, uint32_t info)
 	sti();
 	smpboot_start_aps(&boot_info, &acpi, &boot_options, &sr);
 
-	uint64_t seed = boot_options.seed_set ? boot_options.seed : rdtsc_plain();
+	uint64_t seed = boot_options.seed_set ? boot_options.seed : rdtsc();
 
 	print_identity(&sr);
 	rep_id("seed", "%llu", (unsigned long long)seed);

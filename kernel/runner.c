@@ -230,7 +230,7 @@ bool t_expired(const struct test_ctx *t)
 		return false;
 	uint64_t soft = t->start_tsc + (t->deadline_tsc - t->start_tsc) / 4 * 3;
 
-	return rdtsc_lfence() >= soft;
+	return lfence_rdtsc() >= soft;
 }
 
 static void metric_name(struct test_ctx *t, const char *what, char *buf, size_t size)
@@ -334,7 +334,7 @@ void runner_run(const struct options *o, uint64_t seed, struct run_totals *tot)
 					     tc->budget_ms ? tc->budget_ms : TEST_BUDGET_DEFAULT_MS;
 
 			t.budget_ms = budget_ms;
-			t.start_tsc = rdtsc_lfence();
+			t.start_tsc = lfence_rdtsc();
 			t.deadline_tsc = t.start_tsc + plat_ns_to_cycles(budget_ms * 1000000u);
 			rep_case_begin(idx + 1, tc->name);
 			plat_run_case(&t);

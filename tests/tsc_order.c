@@ -67,7 +67,7 @@ enum variant {
 	V_LFENCE_RDTSC_LFENCE, NV
 };
 static const char *const vname[NV] = {
-	"rdtsc", "rdtsc_lfence", "lfence_rdtsc", "rdtscp", "mfence_lfence_rdtsc",
+	"rdtsc", "lfence_rdtsc", "lfence_rdtsc", "rdtscp", "mfence_lfence_rdtsc",
 	"lfence_rdtsc_lfence",
 };
 /* Which orderings each variant guarantees (see the comment at the top). */
@@ -77,12 +77,12 @@ static const bool before_loads[NV] = { false, true, false, false, false, true };
 static inline __attribute__((always_inline)) uint64_t clock_read(enum variant v)
 {
 	switch (v) {
-	case V_RDTSC: return rdtsc_plain();
-	case V_RDTSC_LFENCE: return rdtsc_then_lfence();
-	case V_LFENCE_RDTSC: return rdtsc_lfence();
-	case V_RDTSCP: return rdtscp_read();
-	case V_MFENCE_LFENCE_RDTSC: return rdtsc_mfence_lfence();
-	default: return rdtsc_fenced();
+	case V_RDTSC: return rdtsc();
+	case V_RDTSC_LFENCE: return rdtsc_lfence();
+	case V_LFENCE_RDTSC: return lfence_rdtsc();
+	case V_RDTSCP: return rdtscp();
+	case V_MFENCE_LFENCE_RDTSC: return mfence_lfence_rdtsc();
+	default: return lfence_rdtsc_lfence();
 	}
 }
 
@@ -122,29 +122,29 @@ static void writer(struct run *r)
 	/* Start the clock only once the readers are really running: on an
 	 * emulator sharing host cores a reader's vCPU can be descheduled for
 	 * the whole window otherwise, and see nothing. */
-	uint64_t give_up = rdtsc_lfence() + plat_ns_to_cycles(2000000000ull);
+	uint64_t give_up = lfence_rdtsc() + plat_ns_to_cycles(2000000000ull);
 
-	while ((!r->ready_a || (r->shape == S_LOAD3 && !r->ready_b)) && rdtsc_lfence() < give_up)
+	while ((!r->ready_a || (r->shape == S_LOAD3 && !r->ready_b)) && lfence_rdtsc() < give_up)
 		;
-	uint64_t end = rdtsc_lfence() + r->duration;
+	uint64_t end = lfence_rdtsc() + r->duration;
 	size_t s = 0;
 
 	switch (r->shape) {
 	case S_NOW:
-		while (rdtsc_plain() < end)
+		while (rdtsc() < end)
 			r->word = clock_read(r->var);
 		break;
 	case S_LOAD:
 	case S_STORE:
-		while (s + 1 < r->cap && rdtsc_plain() < end) {
+		while (s + 1 < r->cap && rdtsc() < end) {
 			s++;
 			r->word = s;
-			r->wstamp[s] = r->shape == S_LOAD ? rdtsc_mfence_lfence() : clock_read(r->var);
+			r->wstamp[s] = r->shape == S_LOAD ? mfence_lfence_rdtsc() : clock_read(r->var);
 		}
 		r->nw = s;
 		break;
 	case S_LOAD3:
-		while (rdtsc_plain() < end)
+		while (rdtsc() < end)
 			r->word = r->word + 1;
 		break;
 	}

@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 				    (unsigned long long)sysconf(_SC_PAGESIZE));
 	rep_id("cpus", "online=%u (one pinned thread each)", n);
 	rep_id("apic", "n/a (user space)");
-	uint64_t seed = o.seed_set ? o.seed : rdtsc_plain();
+	uint64_t seed = o.seed_set ? o.seed : rdtsc();
 
 	rep_id("seed", "%llu", (unsigned long long)seed);
 	runner_select(&o, &tot);
