@@ -30,7 +30,7 @@ KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 	      $(BUILD)/k/version.o
 
 .PHONY: all clean run run-iso run-uefi test hosted host-tests check-host check-build \
-	check-hosted check-qemu list-qemu help deps FORCE
+	check-tools check-hosted check-qemu list-qemu help deps FORCE
 all: $(BUILD)/ringlab.elf $(BUILD)/ringlab.iso
 
 help:
@@ -42,6 +42,7 @@ help:
 	@echo '  make test          every check below; ends "N passed, N failed, N skipped"'
 	@echo '  make check-host    only the host unit tests (cmocka)'
 	@echo '  make check-build   only the build properties (reproducible ELF, encodings, seam)'
+	@echo '  make check-tools   only the report, capture and LAVA tool checks'
 	@echo '  make check-hosted  only the hosted run (build/ringlab-hosted quick)'
 	@echo '  make check-qemu CASE=smp288-x2apic   one QEMU case (CASE=a,b for several)'
 	@echo '  make list-qemu     names of the QEMU cases'
@@ -112,17 +113,18 @@ HOST_TESTS := $(patsubst tests/host/test_%.c,%,$(sort $(wildcard tests/host/test
 HOST_DEPS_lib      := lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
 HOST_DEPS_cmdline  := kernel/cmdline.c lib/string.c lib/printf.c lib/parse.c
 HOST_DEPS_mbi      := kernel/mbi.c lib/string.c lib/printf.c tests/host/fake_phys.c
-HOST_DEPS_acpi     := arch/x86/acpi.c lib/string.c lib/printf.c tests/host/fake_phys.c
+HOST_DEPS_acpi     := arch/x86/acpi.c arch/x86/acpi_spcr.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
 HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c lib/string.c lib/printf.c
 HOST_DEPS_topology := arch/x86/topology.c lib/string.c
 HOST_DEPS_memmap   := kernel/memmap.c
 HOST_DEPS_physrange := lib/physrange.c
-HOST_DEPS_mptable  := arch/x86/mptable.c arch/x86/acpi.c lib/string.c lib/printf.c tests/host/fake_phys.c
+HOST_DEPS_mptable  := arch/x86/mptable.c arch/x86/acpi.c arch/x86/acpi_spcr.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_tlbflush :=
 HOST_DEPS_memsize  := lib/memsize.c arch/x86/meminfo.c lib/string.c lib/printf.c
 HOST_DEPS_litmus   := lib/litmus.c lib/string.c lib/printf.c
 HOST_DEPS_pmu      := arch/x86/pmu.c lib/string.c lib/printf.c
+HOST_DEPS_acpi_spcr := arch/x86/acpi_spcr.c lib/string.c lib/printf.c
 
 $(BUILD)/host/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -135,7 +137,7 @@ endef
 $(foreach t,$(HOST_TESTS),$(eval $(call host_test_rule,$(t))))
 
 # The log checker used by the QEMU tests and by CI/lab automation.
-$(BUILD)/logcheck: tools/logcheck.c tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c | deps
+$(BUILD)/logcheck: tools/logcheck.c tools/logcheck_lib.c tools/logcheck_json.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c | deps
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -DRINGLAB_HOST -o $@ $^
 
@@ -150,7 +152,7 @@ FUZZ_CFLAGS := -std=gnu11 -O1 -g -I. -DRINGLAB_HOST -fsanitize=fuzzer,address,un
 	-fno-sanitize-recover=all
 FUZZERS := mbi acpi cmdline logcheck physrange
 FUZZ_DEPS_mbi       := kernel/mbi.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
-FUZZ_DEPS_acpi      := arch/x86/acpi.c arch/x86/mptable.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
+FUZZ_DEPS_acpi      := arch/x86/acpi.c arch/x86/acpi_spcr.c arch/x86/mptable.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
 FUZZ_DEPS_cmdline   := kernel/cmdline.c lib/string.c lib/printf.c lib/parse.c
 FUZZ_DEPS_logcheck  := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
 FUZZ_DEPS_physrange := lib/physrange.c
@@ -221,6 +223,9 @@ check-host: host-tests
 
 check-build: all
 	BUILD=$(BUILD) tests/run-all.sh build
+
+check-tools: all $(BUILD)/logcheck
+	BUILD=$(BUILD) tests/run-all.sh tools
 
 check-hosted: hosted $(BUILD)/logcheck
 	BUILD=$(BUILD) tests/run-all.sh hosted

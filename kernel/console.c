@@ -10,8 +10,18 @@
 #include "lib/string.h"
 
 static struct uart uarts[CONSOLE_MAX_UARTS];
+static const char *uart_why[CONSOLE_MAX_UARTS];	/* why added late, or NULL */
 static unsigned nuarts;
 static bool vga_on;
+
+/* Everything written since the log started, so that a UART added later
+ * (the one the ACPI SPCR table names) still gets the whole log from its
+ * `KTAP version 1` line.  Recording stops when it is full: the log is
+ * about 1 KiB when ACPI is read. */
+#define HISTORY_SIZE 16384
+static char history[HISTORY_SIZE];
+static size_t history_len;
+static bool history_full;
 
 static bool integ_on;
 static uint64_t integ_lines;
@@ -73,6 +83,8 @@ void console_configure(const struct console_spec *specs, unsigned n, bool vga,
 		n = 1;
 	}
 	nuarts = 0;
+	for (unsigned i = 0; i < CONSOLE_MAX_UARTS; i++)
+		uart_why[i] = NULL;
 	for (unsigned i = 0; i < n && i < CONSOLE_MAX_UARTS; i++) {
 		if (uart_init(&uarts[nuarts], specs[i].port, specs[i].baud)) {
 			nuarts++;
@@ -124,6 +136,14 @@ void console_write(const char *s, size_t n)
 
 	for (unsigned i = 0; i < nuarts; i++)
 		uart_write(&uarts[i], s, n);
+	if (integ_on && !history_full) {
+		if (history_len + n <= HISTORY_SIZE) {
+			memcpy(history + history_len, s, n);
+			history_len += n;
+		} else {
+			history_full = true;
+		}
+	}
 	if (vga_on)
 		vga_write(s, n);
 	if (integ_on)
@@ -131,8 +151,39 @@ void console_write(const char *s, size_t n)
 	console_unlock(locked, flags);
 }
 
+bool console_add_uart(uint16_t port, uint32_t baud, const char *why)
+{
+	uint64_t flags;
+	bool locked = console_lock(&flags), ok = false;
+
+	for (unsigned i = 0; i < nuarts; i++)
+		if (uarts[i].port == port)
+			goto out;
+	if (nuarts < CONSOLE_MAX_UARTS && uart_init(&uarts[nuarts], port, baud)) {
+		uart_why[nuarts] = why;
+		/* Replay the log so far; a full history means the replay is
+		 * incomplete, which the integrity line will show. */
+		uart_write(&uarts[nuarts], history, history_len);
+		nuarts++;
+		ok = true;
+	}
+out:
+	console_unlock(locked, flags);
+	return ok;
+}
+
+bool console_has_uart(uint16_t port)
+{
+	for (unsigned i = 0; i < nuarts; i++)
+		if (uarts[i].port == port)
+			return true;
+	return false;
+}
+
 void console_integrity_start(void)
 {
+	history_len = 0;
+	history_full = false;
 	integ_on = true;
 	integ_lines = 0;
 	integ_crc = 0;
@@ -155,10 +206,11 @@ unsigned console_describe(char *buf, size_t size)
 				   uarts[i].port == UART_COM2 ? "ttyS1" :
 				   uarts[i].port == UART_COM3 ? "ttyS2" :
 				   uarts[i].port == UART_COM4 ? "ttyS3" : "io";
-		len += (size_t)rl_snprintf(buf + len, size - len, "%s%s(0x%x)@%u%s%s",
+		len += (size_t)rl_snprintf(buf + len, size - len, "%s%s(0x%x)@%u%s%s%s%s",
 					   i ? " " : "", name, uarts[i].port, uarts[i].baud,
 					   uarts[i].fifo ? "" : ",nofifo",
-					   uarts[i].dead ? ",dead" : "");
+					   uarts[i].dead ? ",dead" : "",
+					   uart_why[i] ? "," : "", uart_why[i] ? uart_why[i] : "");
 	}
 	if (vga_on && len < size)
 		rl_snprintf(buf + len, size - len, "%svga", len ? " " : "");

@@ -26,6 +26,13 @@ void console_configure(const struct console_spec *specs, unsigned n, bool vga,
 
 void console_write(const char *s, size_t n);
 
+/* Add a UART after the log has started (the one the ACPI SPCR table
+ * names): it first gets everything written since `KTAP version 1`.  why
+ * (a static string) is shown in console_describe().  False when the port
+ * is already in use, not detected, or all slots are taken. */
+bool console_add_uart(uint16_t port, uint32_t baud, const char *why);
+bool console_has_uart(uint16_t port);
+
 void console_integrity_start(void);
 void console_integrity(uint64_t *lines, uint32_t *crc);
 

@@ -15,6 +15,7 @@
 #include "arch/x86/ucode.h"
 #include "kernel/arch_hooks.h"
 #include "kernel/console.h"
+#include "kernel/console_spcr.h"
 #include "kernel/exit.h"
 #include "kernel/fwcheck.h"
 #include "kernel/lost.h"
@@ -178,6 +179,7 @@ void kmain(uint32_t magic, uint32_t info)
 		PRINT_ERRORS(mp.errors, mp.nerrors);
 	}
 	fw_addresses_check(&boot_info, &acpi);
+	console_apply_spcr(&acpi.spcr, boot_options.nconsoles > 0);
 
 	boot_in_qemu = (boot_info.has_loader && !strncmp(boot_info.loader, "qemu", 4)) ||
 		       !strncmp(acpi.oem_id, "BOCHS", 5) ||
@@ -222,11 +224,10 @@ void kmain(uint32_t magic, uint32_t info)
 	int code = EXIT_PASS;
 	const char *status = "pass";
 
-	if (tot.failed) {
+	if (tot.failed > tot.config_failed) {
 		code = EXIT_FAIL;
 		status = "fail";
-	} else if (boot_options.nerrors || boot_options.nerrors_dropped || tot.selection_errors ||
-		   no_enumeration) {
+	} else if (tot.config_failed || no_enumeration) {
 		code = EXIT_CONFIG;
 		status = "config-error";
 	}

@@ -8,6 +8,15 @@
 
 static unsigned depth;		/* 0 top level, 1 inside a suite */
 
+/* What is open, so that a panic can close it with `not ok ... # PANIC`
+ * before its `ringlab: PANIC:` line (docs/log-format.md). */
+static struct {
+	unsigned suites;	/* suites begun since rep_start() */
+	bool suite_open, case_open;
+	unsigned case_idx;
+	char suite[64], name[64];
+} open_;
+
 static void emit_line(const char *text)
 {
 	char line[REP_LINE_MAX + 8];
@@ -58,6 +67,7 @@ void rep_start(void)
 	console_write("\n", 1);
 	console_integrity_start();
 	depth = 0;
+	memset(&open_, 0, sizeof(open_));
 	emit_line("KTAP version 1");
 }
 
@@ -85,6 +95,10 @@ void rep_suite_begin(const char *name, unsigned ncases)
 	char b[160];
 
 	depth = 1;
+	open_.suites++;
+	open_.suite_open = true;
+	open_.case_open = false;
+	str_copy(open_.suite, name, sizeof(open_.suite));
 	emit_line("KTAP version 1");
 	rl_snprintf(b, sizeof(b), "# Subtest: %s", name);
 	emit_line(b);
@@ -115,13 +129,40 @@ static void result_line(unsigned idx, const char *name, enum result r, const cha
 	emit_line(b);
 }
 
+void rep_case_begin(unsigned idx, const char *name)
+{
+	open_.case_open = true;
+	open_.case_idx = idx;
+	str_copy(open_.name, name, sizeof(open_.name));
+}
+
+/* `# result: <suite>.<case> <word>` after each case result: one flat,
+ * line-oriented record per case, for collectors that match single lines
+ * (LAVA monitors, grep) and cannot see which suite an indented KTAP
+ * result belongs to (docs/log-format.md). */
+static void flat_result(const char *name, const char *word)
+{
+	char b[200];
+
+	rl_snprintf(b, sizeof(b), "# result: %s.%s %s", open_.suite, name, word);
+	emit_line(b);
+}
+
 void rep_case(unsigned idx, const char *name, enum result r, const char *reason)
 {
+	static const char *const words[] = {
+		[RES_PASS] = "pass", [RES_FAIL] = "fail", [RES_SKIP] = "skip",
+		[RES_TIMEOUT] = "timeout",
+	};
+
+	open_.case_open = false;
 	result_line(idx, name, r, reason);
+	flat_result(name, r <= RES_TIMEOUT ? words[r] : "fail");
 }
 
 void rep_suite_end(unsigned idx, const char *name, enum result r, const char *reason)
 {
+	open_.suite_open = open_.case_open = false;
 	depth = 0;
 	result_line(idx, name, r, reason);
 }
@@ -201,8 +242,23 @@ void rep_summary(unsigned passed, unsigned failed, unsigned skipped)
 
 void rep_panic_line(const char *text)
 {
-	char b[REP_LINE_MAX];
+	char b[REP_LINE_MAX], why[400];
 
+	/* Close what is open, so that a TAP consumer counts the panic as a
+	 * failure of the case (and suite) it hit. */
+	rep_sanitize(why, sizeof(why), text);
+	if (open_.suite_open && open_.case_open) {
+		depth = 1;
+		rl_snprintf(b, sizeof(b), "not ok %u %s # PANIC %s", open_.case_idx, open_.name, why);
+		emit_line(b);
+		flat_result(open_.name, "panic");
+	}
+	if (open_.suite_open) {
+		depth = 0;
+		rl_snprintf(b, sizeof(b), "not ok %u %s # PANIC %s", open_.suites, open_.suite, why);
+		emit_line(b);
+	}
+	open_.suite_open = open_.case_open = false;
 	depth = 0;
 	rl_snprintf(b, sizeof(b), "ringlab: PANIC: %s", text);
 	emit_line(b);

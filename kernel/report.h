@@ -20,6 +20,9 @@ void rep_start(void);
 void rep_plan(unsigned n);
 void rep_id(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rep_suite_begin(const char *name, unsigned ncases);
+/* A case starts: a panic before its rep_case() closes it with
+ * `not ok <idx> <name> # PANIC <text>`. */
+void rep_case_begin(unsigned idx, const char *name);
 void rep_case(unsigned idx, const char *name, enum result r, const char *reason);
 void rep_suite_end(unsigned idx, const char *name, enum result r, const char *reason);
 
@@ -36,6 +39,8 @@ void rep_metric_dist(const char *name, uint64_t *samples, size_t n, const char *
 void rep_metric_value(const char *name, int64_t value, const char *unit, const char *extra);
 
 void rep_summary(unsigned passed, unsigned failed, unsigned skipped);
+/* Closes the open case and suite with `not ok ... # PANIC <text>`, then
+ * prints `ringlab: PANIC: <text>`. */
 void rep_panic_line(const char *text);
 void rep_exit(const char *status, int code);
 void rep_integrity(void);

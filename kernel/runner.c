@@ -278,10 +278,29 @@ void runner_run(const struct options *o, uint64_t seed, struct run_totals *tot)
 				plan++;
 				break;
 			}
-	rep_plan(plan);
+	/* A command-line error is a failing result that TAP consumers count
+	 * (a '# error:' comment is invisible to them, and '1..0' reads as
+	 * "skip all"): the reserved suite `config` comes first, with one
+	 * case (docs/log-format.md, "Configuration errors"). */
+	unsigned cfg = o->nerrors + o->nerrors_dropped + tot->selection_errors;
+
+	rep_plan(plan + (cfg ? 1 : 0));
 	tot->suites = plan;
 
 	unsigned suite_idx = 0;
+
+	if (cfg) {
+		char why[128];
+
+		rl_snprintf(why, sizeof(why),
+			    "%u command-line error(s); see the '# error: cmdline' lines above", cfg);
+		rep_suite_begin(RUNNER_CONFIG_SUITE, 1);
+		rep_case_begin(1, RUNNER_CONFIG_CASE);
+		rep_case(1, RUNNER_CONFIG_CASE, RES_FAIL, why);
+		rep_suite_end(++suite_idx, RUNNER_CONFIG_SUITE, RES_FAIL, "configuration error");
+		tot->failed++;
+		tot->config_failed++;
+	}
 
 	for (unsigned si = 0; si < nsuites; si++) {
 		const struct suite *s = suites[si];
@@ -317,6 +336,7 @@ void runner_run(const struct options *o, uint64_t seed, struct run_totals *tot)
 			t.budget_ms = budget_ms;
 			t.start_tsc = lfence_rdtsc();
 			t.deadline_tsc = t.start_tsc + plat_ns_to_cycles(budget_ms * 1000000u);
+			rep_case_begin(idx + 1, tc->name);
 			plat_run_case(&t);
 			rep_case(++idx, tc->name, t.result, t.reason);
 			if (t.result == RES_PASS)

@@ -9,7 +9,14 @@ struct run_totals {
 	unsigned passed, failed, skipped;
 	unsigned suites;
 	unsigned selection_errors;
+	/* The `config` pseudo-case's failure, also counted in failed: the
+	 * run's status is `fail` only when failed > config_failed. */
+	unsigned config_failed;
 };
+
+/* The reserved suite and case that carry a configuration error. */
+#define RUNNER_CONFIG_SUITE "config"
+#define RUNNER_CONFIG_CASE  "cmdline"
 
 /* Validate the selection (errors printed, counted in selection_errors). */
 void runner_select(const struct options *o, struct run_totals *tot);

@@ -10,6 +10,7 @@
 #include "arch/x86/tsc.h"
 #include "kernel/kernel.h"
 #include "kernel/nmi_watch.h"
+#include "kernel/panic.h"
 #include "kernel/platform.h"
 #include "lib/string.h"
 
@@ -270,4 +271,14 @@ TEST_EX(fault, hang_ap, T_EXPLICIT, 0)
 		plat_strerror(rc));
 	t_fail(t, "cpu %u hung on purpose with interrupts off; plat_call returned %s",
 	       others[0], plat_strerror(rc));
+}
+
+/* The run cannot go on: panic() must close this case and the suite with
+ * `not ok ... # PANIC` before its `ringlab: PANIC:` line, then end the run
+ * with status=panic (docs/log-format.md).  Named alone, it is the panic
+ * fixture of tests/qemu/run.py and tests/host/report-tools.sh. */
+TEST_EX(fault, panic, T_EXPLICIT, 0)
+{
+	t_diag(t, "calling panic() on purpose: the run ends here");
+	panic("requested by tests=fault.panic");
 }

@@ -26,9 +26,9 @@ result() { # status name [detail]
 	printf '%s %s%s\n' "$1" "$2" "${3:+: $3}"
 }
 
-parts=" ${*:-host build hosted qemu} "
+parts=" ${*:-host build tools hosted qemu} "
 for p in $parts; do
-	case $p in host|build|hosted|qemu) ;; *) echo "run-all: unknown part '$p' (host, build, hosted, qemu)" >&2; exit 2 ;; esac
+	case $p in host|build|tools|hosted|qemu) ;; *) echo "run-all: unknown part '$p' (host, build, tools, hosted, qemu)" >&2; exit 2 ;; esac
 done
 part() { [[ $parts == *" $1 "* ]]; }
 
@@ -109,6 +109,18 @@ while IFS= read -r line; do
 	[ "$name" != "$rest" ] && detail=${rest#*: }
 	result "$status" "$name" "$detail"
 done < <(python3 tests/host/check-io.py "$BUILD/ringlab.elf"; BUILD="$BUILD" tests/fuzz/run.sh "${FUZZ_SECONDS:-3}")
+fi
+
+if part tools; then
+# --- report and capture tools (issue 11) ---
+echo "== report and capture tools"
+while IFS= read -r line; do
+	status=${line%% *} rest=${line#* }
+	name=${rest%%:*} detail=""
+	[ "$name" != "$rest" ] && detail=${rest#*: }
+	result "$status" "$name" "$detail"
+done < <(tests/host/check-report.sh "$BUILD" 2>&1; timeout 300 tests/host/check-capture.py "$BUILD" 2>&1
+	  timeout 1200 tests/host/check-lava.sh "$BUILD" 2>&1)
 fi
 
 if part hosted; then

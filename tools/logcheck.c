@@ -4,6 +4,7 @@
  * 2 for a usage error or an unreadable file.  The checking itself is in
  * tools/logcheck_lib.c so the unit tests can drive it. */
 #include "tools/logcheck.h"
+#include "tools/logcheck_json.h"
 #include "lib/parse.h"
 
 #include <errno.h>
@@ -16,8 +17,9 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: logcheck [--expect-status pass|fail|config-error|panic] [--qemu-exit N]\n"
-		"                [--require-metric NAME]... [--min-cases N] [--quiet] LOGFILE\n"
-		"LOGFILE '-' reads standard input.\n");
+		"                [--require-metric NAME]... [--min-cases N] [--quiet] [--json] LOGFILE\n"
+		"LOGFILE '-' reads standard input.  --json writes the verdict and every line\n"
+		"of the judged run, as parsed, as JSON on stdout (docs/log-format.md).\n");
 	exit(2);
 }
 
@@ -80,7 +82,7 @@ int main(int argc, char **argv)
 	struct logcheck_opts o = { .qemu_exit = -1, .min_cases = -1 };
 	const char **req = calloc((size_t)argc, sizeof(*req));
 	const char *path = NULL;
-	bool quiet = false, no_more_opts = false;
+	bool quiet = false, no_more_opts = false, json = false;
 
 	if (!req)
 		return 2;
@@ -101,6 +103,10 @@ int main(int argc, char **argv)
 		}
 		if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
 			quiet = true;
+			continue;
+		}
+		if (strcmp(a, "--json") == 0) {
+			json = true;
 			continue;
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
@@ -165,7 +171,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "logcheck: out of memory\n");
 		return 2;
 	}
-	int bad = logcheck_buffer_opts(text, len, &o, r);
+	int bad = json ? logcheck_json(stdout, text, len, &o, r)
+		       : logcheck_buffer_opts(text, len, &o, r);
 
 	if (bad) {
 		size_t shown = r->nerrors < LOGCHECK_MAX_ERRORS ? r->nerrors : LOGCHECK_MAX_ERRORS;
@@ -175,7 +182,7 @@ int main(int argc, char **argv)
 		if (r->nerrors > shown)
 			fprintf(stderr, "logcheck: error: ... and %zu more errors\n",
 				r->nerrors - shown);
-	} else if (!quiet) {
+	} else if (!quiet && !json) {
 		printf("logcheck: ok: %zu cases (%zu passed, %zu failed, %zu skipped) in %zu suites, "
 		       "%zu metrics, integrity ok (%zu lines, crc32 %08x), status=%s\n",
 		       r->cases, r->passed, r->failed, r->skipped, r->suites, r->metrics,

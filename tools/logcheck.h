@@ -8,12 +8,49 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/parse.h"
+
 /* Only the first LOGCHECK_MAX_ERRORS messages are kept; nerrors still
  * counts all of them, so a caller can say how many were left out. */
 #define LOGCHECK_MAX_ERRORS 64
 #define LOGCHECK_ERR_LEN    200
 
+/* One line of the judged run, as the checker understood it: what
+ * `logcheck --json` and tools/ringlab-report build on, so that there is
+ * one parser of the format.  Slices point into the caller's buffer and
+ * are valid only during the callback. */
+enum logcheck_ev_kind {
+	LC_EV_ID,        /* key, value */
+	LC_EV_DIAG,      /* text: after "# " (error/warning lines included) */
+	LC_EV_ERROR,     /* `# error: <where>: <text>`: key=where, value=text */
+	LC_EV_WARNING,   /* `# warning: ...`, as LC_EV_ERROR */
+	LC_EV_METRIC,    /* name, fields (the " k=v..." rest, grammar checked: ok) */
+	LC_EV_HIST,      /* as LC_EV_METRIC */
+	LC_EV_SUITE,     /* `# Subtest: <name>` at level 1: name */
+	LC_EV_RESULT,    /* name, num, notok/skip/timeout/panic, value=reason (after the directive word) */
+	LC_EV_PANIC,     /* value: text after "ringlab: PANIC: " */
+	LC_EV_SUMMARY,
+	LC_EV_EXIT,
+	LC_EV_OTHER,     /* plans, KTAP lines, anything else */
+};
+
+struct logcheck_event {
+	enum logcheck_ev_kind kind;
+	size_t line;            /* 1-based in the whole input */
+	size_t level;           /* indentation / 4 */
+	struct slice text;      /* the line without indentation */
+	struct slice name, key, value, fields;
+	struct slice suite;     /* open suite at level 1 (empty at top level) */
+	uint64_t num;
+	bool notok, skip, timeout, panic;
+	bool ok;                /* METRIC/HIST: the line passed the grammar */
+};
+
+typedef void (*logcheck_event_fn)(const struct logcheck_event *ev, void *arg);
+
 struct logcheck_opts {
+	logcheck_event_fn on_event;         /* NULL: no events */
+	void *event_arg;
 	const char *expect_status;          /* NULL: any status is fine */
 	long qemu_exit;                     /* < 0: not checked */
 	long min_cases;                     /* < 0: not checked */
@@ -31,6 +68,9 @@ struct logcheck_result {
 	 * timeouts are also counted in failed. */
 	size_t suites, cases, passed, failed, skipped, timeouts;
 	size_t metrics, hists;
+	/* Failed results of the reserved `config` suite (a command-line error,
+	 * also counted in failed) and results with a `# PANIC` directive. */
+	size_t config_failed, panic_results;
 
 	/* `ringlab: N passed, N failed, N skipped` as printed. */
 	bool has_summary;

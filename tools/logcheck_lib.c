@@ -44,8 +44,24 @@ struct node {
 	bool child_seen;
 };
 
+/* Names seen so far, for "metric names are unique in a run": an
+ * open-addressing hash set of slices into the log, grown by doubling. */
+struct nameset {
+	struct slice *names;
+	size_t *lines;
+	size_t cap, n;
+	bool oom;
+};
+
 struct state {
 	struct logcheck_result *r;
+	struct nameset metric_names, hist_names;
+	size_t panic_result_line;       /* first `# PANIC` result */
+	/* The last case result, for its `# result:` line. */
+	size_t case_line;
+	struct slice case_suite, case_name;
+	const char *case_word;
+	size_t flat_results;
 	const struct logcheck_opts *o;
 	bool *found;            /* per required metric */
 	struct node nodes[MAX_DEPTH];
@@ -150,6 +166,70 @@ static void err(struct state *st, size_t line, const char *fmt, ...)
 		va_end(ap);
 	}
 	r->nerrors++;
+}
+
+/* ------------------------------------------------------------ names --- */
+
+static uint64_t slice_hash(struct slice s)
+{
+	uint64_t h = 1469598103934665603ull;    /* FNV-1a */
+
+	for (size_t i = 0; i < s.n; i++)
+		h = (h ^ (unsigned char)s.p[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Adds name (seen at line); returns 0 when new, else the line where it was
+ * first seen.  Out of memory: the check is dropped, never a crash. */
+static size_t nameset_add(struct nameset *ns, struct slice name, size_t line)
+{
+	if (ns->oom)
+		return 0;
+	if ((ns->n + 1) * 2 > ns->cap) {
+		size_t cap = ns->cap ? ns->cap * 2 : 64;
+		struct slice *nn = calloc(cap, sizeof(*nn));
+		size_t *nl = calloc(cap, sizeof(*nl));
+
+		if (!nn || !nl) {
+			free(nn);
+			free(nl);
+			ns->oom = true;
+			return 0;
+		}
+		for (size_t i = 0; i < ns->cap; i++) {
+			if (!ns->lines[i])
+				continue;
+			size_t j = slice_hash(ns->names[i]) & (cap - 1);
+
+			while (nl[j])
+				j = (j + 1) & (cap - 1);
+			nn[j] = ns->names[i];
+			nl[j] = ns->lines[i];
+		}
+		free(ns->names);
+		free(ns->lines);
+		ns->names = nn;
+		ns->lines = nl;
+		ns->cap = cap;
+	}
+	size_t j = slice_hash(name) & (ns->cap - 1);
+
+	while (ns->lines[j]) {
+		if (ns->names[j].n == name.n && memcmp(ns->names[j].p, name.p, name.n) == 0)
+			return ns->lines[j];
+		j = (j + 1) & (ns->cap - 1);
+	}
+	ns->names[j] = name;
+	ns->lines[j] = line;
+	ns->n++;
+	return 0;
+}
+
+static void nameset_free(struct nameset *ns)
+{
+	free(ns->names);
+	free(ns->lines);
+	memset(ns, 0, sizeof(*ns));
 }
 
 /* ------------------------------------------------------ metric grammar --- */
@@ -287,7 +367,8 @@ bool logcheck_metric_line(const char *line, size_t n, char *err, size_t errsz)
 /* --------------------------------------------------------- line kinds --- */
 
 struct result {
-	bool notok, skip, timeout;
+	bool notok, skip, timeout, panic;
+	struct slice reason;    /* after " # " (after SKIP/TIMEOUT/PANIC if any) */
 	uint64_t num;
 	struct slice name;
 	const char *problem;    /* well-formed but not allowed; still counted */
@@ -343,16 +424,27 @@ static bool parse_result(struct slice c, struct result *res, const char **why)
 	struct slice d = drop(c, cut + 2);      /* after " #" */
 
 	eat(&d, " ");
+	res->reason = d;
 	struct slice word = take_word(&d);
 	bool is_skip = slice_eq(word, "SKIP");
 	bool is_timeout = slice_eq(word, "TIMEOUT");
+	bool is_panic = slice_eq(word, "PANIC");
+
+	/* For a directive, the reason is the text after its word. */
+	if (is_skip || is_timeout || is_panic) {
+		eat(&d, " ");
+		res->reason = d;
+	}
 
 	if (res->notok) {
 		res->timeout = is_timeout;
+		res->panic = is_panic;
 		if (is_skip)
 			res->problem = "'not ok' with '# SKIP': a skipped result is 'ok N name # SKIP reason'";
 	} else if (is_skip) {
 		res->skip = true;
+	} else if (is_panic) {
+		res->problem = "'ok' result with '# PANIC' (a panic closes a result with 'not ok')";
 	} else {
 		res->problem = "'ok' result with a comment other than '# SKIP' (a failure is 'not ok')";
 	}
@@ -443,7 +535,9 @@ static void close_child(struct state *st, size_t line, const struct result *res)
 	else if (!slices_equal(ch->name, res->name))
 		err(st, line, "result name '%s' differs from '# Subtest: %s'",
 		    QS(q, res->name), QS(q2, ch->name));
-	check_plan(st, ch, st->depth, line, false);
+	/* A suite closed by a panic stopped early: fewer results than planned,
+	 * and possibly none failed (the panic hit between cases). */
+	check_plan(st, ch, st->depth, line, res->panic);
 
 	/* An empty suite (all its cases filtered out) may be either plain
 	 * ok or SKIP: "all skipped" holds vacuously, but insisting on SKIP
@@ -453,7 +547,7 @@ static void close_child(struct state *st, size_t line, const struct result *res)
 
 	const char *rn = QS(q, res->name);
 
-	if (res->notok && !any_failed)
+	if (res->notok && !any_failed && !res->panic)
 		err(st, line, "suite '%s' is 'not ok' but none of its %llu results failed",
 		    rn, (unsigned long long)ch->count);
 	if (!res->notok && any_failed)
@@ -488,6 +582,20 @@ static void open_child(struct state *st, size_t line)
 	st->nodes[st->depth].next = 1;
 }
 
+/* The open suite's name at level 1 (empty when none). */
+static struct slice open_suite(const struct state *st)
+{
+	if (st->depth >= 1 && st->nodes[1].has_name)
+		return st->nodes[1].name;
+	return slice_of("", 0);
+}
+
+static void emit(struct state *st, struct logcheck_event *ev)
+{
+	if (st->o && st->o->on_event)
+		st->o->on_event(ev, st->o->event_arg);
+}
+
 static void on_result(struct state *st, size_t line, size_t level, struct slice c)
 {
 	struct logcheck_result *r = st->r;
@@ -498,6 +606,22 @@ static void on_result(struct state *st, size_t line, size_t level, struct slice 
 	if (!parse_result(c, &res, &why)) {
 		err(st, line, "malformed result line '%s': %s", QS(q, c), why);
 		return;
+	}
+	if (res.panic) {
+		r->panic_results++;
+		if (!st->panic_result_line)
+			st->panic_result_line = line;
+	}
+	{
+		struct logcheck_event ev = {
+			.kind = LC_EV_RESULT, .line = line, .level = level, .text = c,
+			.name = res.name, .value = res.reason, .num = res.num,
+			.notok = res.notok, .skip = res.skip, .timeout = res.timeout,
+			.panic = res.panic,
+			.suite = level == 1 ? open_suite(st) : slice_of("", 0),
+		};
+
+		emit(st, &ev);
 	}
 	if (res.problem)
 		err(st, line, "%s", res.problem);
@@ -533,10 +657,19 @@ static void on_result(struct state *st, size_t line, size_t level, struct slice 
 	if (res.skip)
 		n->skip++;
 
+	if (level == 1) {
+		st->case_line = line;
+		st->case_suite = open_suite(st);
+		st->case_name = res.name;
+		st->case_word = res.panic ? "panic" : res.timeout ? "timeout" :
+				res.notok ? "fail" : res.skip ? "skip" : "pass";
+	}
 	if (level == 0) {
 		r->suites++;
 	} else if (level == 1) {
 		r->cases++;
+		if (res.notok && slice_eq(open_suite(st), "config"))
+			r->config_failed++;
 		if (res.notok)
 			r->failed++;
 		else if (res.skip)
@@ -615,26 +748,80 @@ static void on_subtest(struct state *st, size_t line, size_t level, struct slice
 		err(st, line, "'# Subtest:' after the suite's plan or results");
 	n->has_name = true;
 	n->name = name;
+	if (level == 1) {
+		struct logcheck_event ev = {
+			.kind = LC_EV_SUITE, .line = line, .level = level, .text = c,
+			.name = name, .suite = name,
+		};
+
+		emit(st, &ev);
+	}
 }
 
-static void on_metric(struct state *st, size_t line, struct slice c, bool hist)
+static void on_metric(struct state *st, size_t line, size_t level, struct slice c,
+		      bool hist)
 {
 	struct logcheck_result *r = st->r;
-	struct slice name;
+	struct slice name = slice_of("", 0);
 	char e[LOGCHECK_ERR_LEN - 40];
+	Q(q);
 
 	if (hist)
 		r->hists++;
 	else
 		r->metrics++;
-	if (!metric_check(c, &name, e, sizeof(e))) {
+	bool ok = metric_check(c, &name, e, sizeof(e));
+	struct slice rest = drop(c, strlen(hist ? "# hist " : "# metric "));
+
+	{
+		struct logcheck_event ev = {
+			.kind = hist ? LC_EV_HIST : LC_EV_METRIC, .line = line,
+			.level = level, .text = c, .name = name, .ok = ok,
+			.fields = ok ? drop(rest, name.n) : slice_of("", 0),
+			.suite = open_suite(st),
+		};
+
+		emit(st, &ev);
+	}
+	if (!ok) {
 		err(st, line, "bad %s line: %s", hist ? "hist" : "metric", e);
 		return;
 	}
+	/* Metric names are unique in a run (docs/log-format.md); so are
+	 * histograms, one per metric. */
+	size_t first = nameset_add(hist ? &st->hist_names : &st->metric_names, name, line);
+
+	if (first)
+		err(st, line, "%s name '%s' repeats (first at line %zu); names must be unique in a run",
+		    hist ? "hist" : "metric", QS(q, name), first);
 	if (!hist && st->o)
 		for (size_t i = 0; i < st->o->nrequire; i++)
 			if (slice_eq(name, st->o->require_metrics[i]))
 				st->found[i] = true;
+}
+
+/* `# result: <suite>.<case> <word>` right after the case result it
+ * repeats (docs/log-format.md). */
+static void on_flat_result(struct state *st, size_t line, struct slice c)
+{
+	struct slice rest = drop(c, strlen("# result: ")), name, suite, kase;
+	Q(q);
+
+	st->flat_results++;
+	name = take_word(&rest);
+	if (!eat(&rest, " ") || !rest.n) {
+		err(st, line, "malformed '# result:' line '%s' (expected '# result: <suite>.<case> <pass|fail|skip|timeout|panic>')",
+		    QS(q, c));
+		return;
+	}
+	if (st->case_line + 1 != line) {
+		err(st, line, "'# result:' line does not follow a case result");
+		return;
+	}
+	if (!slice_split(name, '.', &suite, &kase) || !slices_equal(suite, st->case_suite) ||
+	    !slices_equal(kase, st->case_name) || !slice_eq(rest, st->case_word))
+		err(st, line, "'%s' disagrees with the case result on line %zu (%s)", QS(q, c),
+		    st->case_line, st->case_word);
 }
 
 static void on_summary(struct state *st, size_t line, size_t level, struct slice c)
@@ -725,6 +912,50 @@ static void process_line(struct state *st, size_t line, struct slice l)
 		return;
 	}
 
+	struct logcheck_event ev = {
+		.kind = LC_EV_OTHER, .line = line, .level = level, .text = c,
+		.suite = open_suite(st),
+	};
+
+	switch (k) {
+	case K_DIAG:
+		ev.kind = LC_EV_DIAG;
+		ev.value = drop(c, 2);
+		if (has_prefix(c, "# result: ")) {
+			ev.kind = LC_EV_OTHER;  /* repeats the result just reported */
+		} else if (has_prefix(c, "# id.")) {
+			struct slice kv = drop(c, 5);
+
+			ev.kind = LC_EV_ID;
+			if (!slice_split(kv, ':', &ev.key, &ev.value))
+				ev.kind = LC_EV_DIAG;
+			eat(&ev.value, " ");
+		} else if (has_prefix(c, "# error: ") || has_prefix(c, "# warning: ")) {
+			struct slice kv = drop(c, has_prefix(c, "# error: ") ? 9 : 11);
+
+			ev.kind = has_prefix(c, "# error: ") ? LC_EV_ERROR : LC_EV_WARNING;
+			if (!slice_split(kv, ':', &ev.key, &ev.value))
+				ev.value = kv;
+			eat(&ev.value, " ");
+		}
+		break;
+	case K_PANIC:
+		ev.kind = LC_EV_PANIC;
+		ev.value = drop(c, strlen("ringlab: PANIC:"));
+		eat(&ev.value, " ");
+		break;
+	case K_SUMMARY:
+		ev.kind = LC_EV_SUMMARY;
+		break;
+	case K_EXIT:
+		ev.kind = LC_EV_EXIT;
+		break;
+	default:
+		break;
+	}
+	if (k != K_RESULT && k != K_METRIC && k != K_HIST && k != K_SUBTEST)
+		emit(st, &ev);
+
 	switch (k) {
 	case K_KTAP:
 		on_ktap(st, line, level);
@@ -740,7 +971,7 @@ static void process_line(struct state *st, size_t line, struct slice l)
 		break;
 	case K_METRIC:
 	case K_HIST:
-		on_metric(st, line, c, k == K_HIST);
+		on_metric(st, line, level, c, k == K_HIST);
 		break;
 	case K_EXIT:
 		on_exit_line(st, line, level, c);
@@ -751,6 +982,8 @@ static void process_line(struct state *st, size_t line, struct slice l)
 	case K_DIAG:
 		if (has_prefix(c, "# error:"))
 			st->error_lines++;
+		if (has_prefix(c, "# result: "))
+			on_flat_result(st, line, c);
 		break;
 	case K_PANIC:
 		st->r->panic = true;
@@ -838,6 +1071,12 @@ static void finish(struct state *st, size_t last_line)
 	}
 	check_plan(st, &st->nodes[0], 0, last_line, partial);
 
+	/* Flat `# result:` lines are optional (older logs have none), but a
+	 * log that has them has one per case. */
+	if (st->flat_results && st->flat_results != r->cases)
+		err(st, last_line, "%zu '# result:' lines for %zu case results", st->flat_results,
+		    r->cases);
+
 	/* 4 */
 	if (r->has_summary) {
 		if (r->sum_passed != r->passed || r->sum_failed != r->failed ||
@@ -878,13 +1117,22 @@ static void finish(struct state *st, size_t last_line)
 		err(st, line, "status=panic but there is no 'ringlab: PANIC:' line");
 	if (!r->panic) {
 		bool is_fail = strcmp(r->status, "fail") == 0;
+		/* The `config` suite's failure is a configuration error, not a
+		 * failed test: it makes the status config-error, or fail when a
+		 * real case failed too. */
+		size_t tests_failed = r->failed - r->config_failed;
 
-		if (r->failed && !is_fail)
+		if (tests_failed && !is_fail)
 			err(st, line, "status=%s but %zu cases failed", r->status,
-			    r->failed);
-		if (!r->failed && is_fail)
+			    tests_failed);
+		if (!tests_failed && is_fail)
 			err(st, line, "status=fail but no case failed");
+		if (r->config_failed && strcmp(r->status, "pass") == 0)
+			err(st, line, "status=pass but the 'config' suite reports a configuration error");
 	}
+	if (st->panic_result_line && !r->panic)
+		err(st, st->panic_result_line,
+		    "result with '# PANIC' but no 'ringlab: PANIC:' line follows");
 	if (strcmp(r->status, "config-error") == 0 && !st->error_lines)
 		err(st, line, "status=config-error but there is no '# error:' line");
 }
@@ -1022,6 +1270,8 @@ int logcheck_buffer_opts(const char *text, size_t len,
 	finish(&st, integ ? integ : last);
 	check_opts(&st);
 	free(st.found);
+	nameset_free(&st.metric_names);
+	nameset_free(&st.hist_names);
 	return r->nerrors ? 1 : 0;
 }
 

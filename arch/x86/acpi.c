@@ -29,6 +29,7 @@
 #define ACPI_SIG_MADT			"APIC"
 #define ACPI_SIG_FADT			"FACP"
 #define ACPI_SIG_HPET			"HPET"
+#define ACPI_SIG_SPCR			"SPCR"
 #define ACPI_NAMESEG_SIZE		4
 #define ACPI_OEM_ID_SIZE		6
 
@@ -50,8 +51,6 @@
 #define ACPI_FADT_HW_REDUCED		(1u << 20)	/* HW_REDUCED_ACPI */
 #define ACPI_FADT_V1_SIZE		116	/* ACPI 1.0 FADT ends after Flags */
 
-#define ACPI_ADR_SPACE_SYSTEM_MEMORY	0
-#define ACPI_ADR_SPACE_SYSTEM_IO	1
 
 /* Layout offsets, from the spec's tables (no packed structs: see top). */
 #define SDT_HEADER_LEN		36	/* §5.2.6 */
@@ -685,7 +684,7 @@ bool acpi_init(struct acpi_info *ai, const void *rsdp_copy, size_t len,
 	const size_t esz = ai->root_is_xsdt ? 8 : 4;
 	const char *rname = ai->root_is_xsdt ? ACPI_SIG_XSDT : ACPI_SIG_RSDT;
 	uint32_t n = (uint32_t)((rlen - SDT_HEADER_LEN) / esz);
-	bool seen_madt = false, seen_fadt = false, seen_hpet = false;
+	bool seen_madt = false, seen_fadt = false, seen_hpet = false, seen_spcr = false;
 	unsigned unrecorded = 0;
 
 	if ((rlen - SDT_HEADER_LEN) % esz)
@@ -724,6 +723,9 @@ bool acpi_init(struct acpi_info *ai, const void *rsdp_copy, size_t len,
 		} else if (!memcmp(t, ACPI_SIG_HPET, ACPI_NAMESEG_SIZE)) {
 			seen = &seen_hpet;
 			parse = acpi_parse_hpet;
+		} else if (!memcmp(t, ACPI_SIG_SPCR, ACPI_NAMESEG_SIZE)) {
+			seen = &seen_spcr;
+			parse = acpi_parse_spcr;	/* arch/x86/acpi_spcr.c */
 		}
 		if (!parse)
 			continue;

@@ -44,6 +44,23 @@ struct acpi_table_ref {
 	bool checksum_ok;
 };
 
+/* Generic Address Structure address spaces (ACPI 6.5 §5.2.3.2). */
+#define ACPI_ADR_SPACE_SYSTEM_MEMORY	0
+#define ACPI_ADR_SPACE_SYSTEM_IO	1
+
+/* SPCR, the Serial Port Console Redirection table (Microsoft's SPCR spec,
+ * rev 2/4): the port the firmware and the BMC use.  Parsed by
+ * arch/x86/acpi_spcr.c. */
+struct acpi_spcr {
+	bool present;
+	bool usable;		/* a 16550-compatible UART in system I/O space */
+	uint8_t interface_type;	/* 0 full 16550, 1 16450 subset, 0x12 16550 with GAS */
+	uint8_t space;		/* GAS address space of the base address */
+	uint64_t addr;
+	uint32_t baud;		/* 0: as the firmware left it */
+	char why[96];		/* when !usable: why not */
+};
+
 struct acpi_info {
 	/* RSDP */
 	bool have_rsdp;
@@ -84,6 +101,9 @@ struct acpi_info {
 	uint8_t hpet_number;
 	uint16_t hpet_min_tick;
 
+	/* SPCR ("SPCR"): the firmware's serial redirection port */
+	struct acpi_spcr spcr;
+
 	char errors[ACPI_MAX_ERRORS][ACPI_ERROR_LEN];
 	unsigned nerrors;
 };
@@ -105,6 +125,7 @@ bool acpi_rsdp_valid(const void *p, size_t avail);
 void acpi_parse_madt(struct acpi_info *ai, const void *p, uint32_t len);
 void acpi_parse_fadt(struct acpi_info *ai, const void *p, uint32_t len);
 void acpi_parse_hpet(struct acpi_info *ai, const void *p, uint32_t len);
+void acpi_parse_spcr(struct acpi_info *ai, const void *p, uint32_t len);
 
 /* Usable CPUs per the MADT: Enabled set (Online-capable-only entries are
  * hot-plug slots and are not started). */

@@ -37,6 +37,42 @@ QEMU72 = os.environ.get("QEMU72", "")  # optional QEMU 7.2 binary for the real f
 
 EXIT_CODES = {"pass": 0, "fail": 1, "config-error": 2, "panic": 3}
 
+# iPXE network boot (issue 11): Debian's ipxe-qemu ROM for an e1000 NIC;
+# QEMU's user network serves a TFTP directory with an iPXE script that
+# loads the ELF as multiboot1, as a lab's TFTP server would.
+IPXE_ROM = "/usr/lib/ipxe/qemu/pxe-e1000.rom"
+
+
+def spcr_table(port=0x2f8):
+    """An ACPI SPCR table (rev 2, 80 bytes) naming a 16550 at io `port`,
+    115200 baud, for -acpitable."""
+    import struct
+    t = bytearray(80)
+    t[0:4] = b"SPCR"
+    struct.pack_into("<IB", t, 4, len(t), 2)
+    t[10:16], t[16:24], t[28:32] = b"RINGLB", b"SPCRTEST", b"RLAB"
+    struct.pack_into("<BBBBQ", t, 40, 1, 8, 0, 1, port)     # GAS: system I/O
+    t[52], t[53], t[58] = 1, 3, 7                            # IRQ 3, 115200
+    struct.pack_into("<HH", t, 64, 0xffff, 0xffff)           # not a PCI UART
+    t[9] = -sum(t) & 0xff
+    path = os.path.join(BUILD, "spcr-com2.bin")
+    os.makedirs(BUILD, exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(t)
+    return path
+
+
+def ipxe_tftp_dir():
+    d = os.path.join(BUILD, "ipxe-tftp")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "boot.ipxe"), "w") as f:
+        f.write("#!ipxe\necho ringlab: network boot through iPXE\n"
+                "kernel ringlab.elf tests=boot,cpu,smp quick\nboot\n")
+    link = os.path.join(d, "ringlab.elf")
+    if not os.path.islink(link):
+        os.symlink("../ringlab.elf", link)
+    return d
+
 
 def qemu_version(binary):
     try:
@@ -97,6 +133,18 @@ class Case:
                     "-device", "qemu-xhci", "-device", "usb-storage,drive=stick,bootindex=0"]
         cmd += self.extra
         return cmd
+
+
+class Com2OnlyCase(Case):  # issue 11
+    """A machine whose only UART is COM2 (io 0x2f8): the serial log file
+    is attached there instead of COM1."""
+
+    def command(self, log):
+        cmd = super().command(log)
+        i = cmd.index("-serial")
+        del cmd[i:i + 2]
+        return cmd + ["-chardev", "file,id=com2,path=" + log,
+                      "-device", "isa-serial,chardev=com2,iobase=0x2f8,irq=3"]
 
 
 # ---------------------------------------------------------------- checks ---
@@ -407,6 +455,38 @@ def cases(args):
                      metric("spec.immed_arm.delta_bhb_long", r"env=hypervisor:"),
                      result_is("restore_after_fault", "ok"), result_is("restore_after_timeout", "ok"),
                      has(r"# restore: IA32_\w+ \(0x[0-9a-f]+\) <- 0x[0-9a-f]+ after a timeout; reads back")]),
+        # --- log format and network boot (issue 11) ---
+        Case("panic-in-case", append="tests=boot,fault.panic quick", expect="panic",
+             checks=[has(r"^    not ok 1 panic # PANIC requested by tests=fault\.panic\n"
+                         r"    # result: fault\.panic panic\n"
+                         r"not ok 2 fault # PANIC requested by tests=fault\.panic\n"
+                         r"ringlab: PANIC: requested by tests=fault\.panic\n# exit: status=panic",
+                         "case and suite closed with # PANIC before the PANIC line"),
+                     result_is("boot", "ok")]),
+        Case("config-error-only", append="tests=nosuch quick", expect="config-error",
+             checks=[has(r"^1\.\.1$", "plan counts the config suite (not 1..0)"),
+                     has(r"^    not ok 1 cmdline # 1 command-line error\(s\)"),
+                     has(r"^not ok 1 config # configuration error$"),
+                     has(r"^ringlab: 0 passed, 1 failed, 0 skipped$")]),
+        Case("ipxe-net", media="net", append=None, timeout=120, needs="ipxe",
+             extra=["-netdev", "user,id=n0,tftp=%s,bootfile=boot.ipxe" % ipxe_tftp_dir(),
+                    "-device", "e1000,netdev=n0,romfile=" + IPXE_ROM, "-boot", "n"],
+             # iPXE's multiboot1 memory map lists RAM only, so the ACPI
+             # tables above it are refused and the run has one CPU (README,
+             # "Network boot"); the case checks the boot path, not SMP.
+             checks=[idval("boot", r"^multiboot1 \(iPXE "), result_is("cmdline_roundtrip", "ok"),
+                     idval("cmdline", r"tests=boot,cpu,smp quick")]),
+        # SPCR names COM2 on a machine that has only COM2: the log must
+        # appear there, whole; without the table nothing does (control).
+        Com2OnlyCase("spcr-com2-only", append="tests=boot quick", extra=["-acpitable", "file=" + spcr_table()],
+                     checks=[has(r"^# console: added ttyS1 \(io 0x2f8, 115200 baud\) named by the ACPI SPCR table"),
+                             idval("console", r"^ttyS1\(0x2f8\)@115200,spcr")]),
+        Case("spcr-absent-control", append="tests=boot quick",
+             extra=["-chardev", "file,id=com2,path=" + os.path.join(LOGDIR, "spcr-absent-control.com2"),
+                    "-device", "isa-serial,chardev=com2,iobase=0x2f8,irq=3"],
+             checks=[has(r"^# console: ttyS0 \(io 0x3f8\) by default; no ACPI SPCR table$"),
+                     ("nothing on COM2 without an SPCR table naming it",
+                      lambda log: os.path.getsize(os.path.join(LOGDIR, "spcr-absent-control.com2")) == 0)]),
         # --- the complete default run, as `make run` does it ---
         Case("full-quick-smp4", smp="4", append="quick", timeout=180, checks=[online(4)]),
     ]
@@ -445,7 +525,8 @@ def cases(args):
         if unknown:
             sys.exit("run.py: unknown case %s (--list lists them)" % ", ".join(sorted(unknown)))
         c = [x for x in c if x.name in want]
-    return c, {"x2apic-tcg": tcg_x2apic, "kvm": kvm_usable(), "qemu72": bool(QEMU72)}
+    return c, {"x2apic-tcg": tcg_x2apic, "kvm": kvm_usable(), "qemu72": bool(QEMU72),
+               "ipxe": os.path.exists(IPXE_ROM)}
 
 
 def run_case(case):
@@ -523,7 +604,8 @@ def main():
         if c.needs and not have.get(c.needs):
             results.append(("SKIP", c.name, {"kvm": "/dev/kvm not usable",
                                              "x2apic-tcg": "this QEMU's TCG has no x2APIC",
-                                             "qemu72": "no QEMU 7.2 (set QEMU72=/path/to/qemu-system-x86_64)"}[c.needs], 0))
+                                             "qemu72": "no QEMU 7.2 (set QEMU72=/path/to/qemu-system-x86_64)",
+                                             "ipxe": "no %s (Debian: ipxe-qemu)" % IPXE_ROM}[c.needs], 0))
         else:
             runnable.append(c)
     # Longest first, so the slow boots overlap the short ones.

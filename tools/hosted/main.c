@@ -138,10 +138,10 @@ int main(int argc, char **argv)
 	int code = 0;
 	const char *status = "pass";
 
-	if (tot.failed) {
+	if (tot.failed > tot.config_failed) {
 		code = 1;
 		status = "fail";
-	} else if (o.nerrors || o.nerrors_dropped || tot.selection_errors) {
+	} else if (tot.config_failed) {
 		code = 2;
 		status = "config-error";
 	}

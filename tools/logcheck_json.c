@@ -1,0 +1,164 @@
+/* `logcheck --json`: the checker's verdict and its event stream (every line
+ * of the judged run as the checker classified and split it) as one JSON
+ * document, so that tools/ringlab-report needs no parser of its own.
+ * Schema: docs/log-format.md, "Machine-readable form". */
+#include "tools/logcheck_json.h"
+
+#include <string.h>
+
+/* JSON string from arbitrary bytes: control characters, quotes and
+ * backslashes escaped, bytes >= 0x7f as \u00XX (read as Latin-1), so the
+ * output is valid JSON whatever the serial line delivered. */
+static void jstr(FILE *f, const char *p, size_t n)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void jslice(FILE *f, struct slice s)
+{
+	jstr(f, s.p, s.n);
+}
+
+static void jcstr(FILE *f, const char *s)
+{
+	jstr(f, s, strlen(s));
+}
+
+/* " k=v k=v" (grammar already checked) as {"k": "v", ...}. */
+static void jfields(FILE *f, struct slice s)
+{
+	struct slice rest = s, tok, key, value;
+	bool first = true;
+
+	fputc('{', f);
+	while (slice_next(&rest, " ", &tok)) {
+		if (!slice_split(tok, '=', &key, &value))
+			continue;
+		fprintf(f, "%s", first ? "" : ", ");
+		jslice(f, key);
+		fputs(": ", f);
+		jslice(f, value);
+		first = false;
+	}
+	fputc('}', f);
+}
+
+static const char *const kind_names[] = {
+	[LC_EV_ID] = "id", [LC_EV_DIAG] = "diag", [LC_EV_ERROR] = "error",
+	[LC_EV_WARNING] = "warning", [LC_EV_METRIC] = "metric", [LC_EV_HIST] = "hist",
+	[LC_EV_SUITE] = "suite", [LC_EV_RESULT] = "result", [LC_EV_PANIC] = "panic",
+	[LC_EV_SUMMARY] = "summary", [LC_EV_EXIT] = "exit", [LC_EV_OTHER] = "other",
+};
+
+struct jctx {
+	FILE *f;
+	size_t n;
+};
+
+static void on_event(const struct logcheck_event *ev, void *arg)
+{
+	struct jctx *j = arg;
+	FILE *f = j->f;
+
+	if (ev->kind == LC_EV_OTHER)
+		return;         /* plans and KTAP lines: the structure says it all */
+	fprintf(f, "%s\n  {\"k\": \"%s\", \"line\": %zu, \"level\": %zu, \"suite\": ",
+		j->n++ ? "," : "", kind_names[ev->kind], ev->line, ev->level);
+	jslice(f, ev->suite);
+	switch (ev->kind) {
+	case LC_EV_ID:
+	case LC_EV_ERROR:
+	case LC_EV_WARNING:
+		fputs(", \"key\": ", f);
+		jslice(f, ev->key);
+		fputs(", \"value\": ", f);
+		jslice(f, ev->value);
+		break;
+	case LC_EV_METRIC:
+	case LC_EV_HIST:
+		fputs(", \"name\": ", f);
+		jslice(f, ev->name);
+		fprintf(f, ", \"ok\": %s, \"fields\": ", ev->ok ? "true" : "false");
+		jfields(f, ev->fields);
+		break;
+	case LC_EV_SUITE:
+		fputs(", \"name\": ", f);
+		jslice(f, ev->name);
+		break;
+	case LC_EV_RESULT:
+		fputs(", \"name\": ", f);
+		jslice(f, ev->name);
+		fprintf(f, ", \"num\": %llu, \"result\": \"%s\", \"reason\": ",
+			(unsigned long long)ev->num,
+			ev->panic ? "panic" : ev->timeout ? "timeout" : ev->notok ? "fail" :
+			ev->skip ? "skip" : "pass");
+		jslice(f, ev->value);
+		break;
+	case LC_EV_DIAG:
+	case LC_EV_PANIC:
+		fputs(", \"value\": ", f);
+		jslice(f, ev->value);
+		break;
+	default:
+		break;
+	}
+	fputs(", \"text\": ", f);
+	jslice(f, ev->text);
+	fputc('}', f);
+}
+
+int logcheck_json(FILE *f, const char *text, size_t len, struct logcheck_opts *o,
+		  struct logcheck_result *r)
+{
+	struct jctx j = { f, 0 };
+
+	o->on_event = on_event;
+	o->event_arg = &j;
+	fputs("{\"format\": \"ringlab-logcheck-json 1\",\n \"events\": [", f);
+	int bad = logcheck_buffer_opts(text, len, o, r);
+	size_t shown = r->nerrors < LOGCHECK_MAX_ERRORS ? r->nerrors : LOGCHECK_MAX_ERRORS;
+
+	fprintf(f, "],\n \"ok\": %s, \"nerrors\": %zu, \"errors\": [", bad ? "false" : "true",
+		r->nerrors);
+	for (size_t i = 0; i < shown; i++) {
+		fputs(i ? ", " : "", f);
+		jcstr(f, r->errors[i]);
+	}
+	fprintf(f, "],\n \"runs\": %zu, \"start_line\": %zu, \"end_line\": %zu,\n",
+		r->runs, r->start_line,
+		r->start_line ? r->start_line + r->lines_computed - (r->has_integrity ? 0 : 1) : 0);
+	fprintf(f, " \"counts\": {\"suites\": %zu, \"cases\": %zu, \"passed\": %zu, \"failed\": %zu, "
+		"\"skipped\": %zu, \"timeouts\": %zu, \"metrics\": %zu, \"hists\": %zu, "
+		"\"config_failed\": %zu, \"panic_results\": %zu},\n",
+		r->suites, r->cases, r->passed, r->failed, r->skipped, r->timeouts, r->metrics,
+		r->hists, r->config_failed, r->panic_results);
+	if (r->has_summary)
+		fprintf(f, " \"summary\": {\"passed\": %llu, \"failed\": %llu, \"skipped\": %llu},\n",
+			(unsigned long long)r->sum_passed, (unsigned long long)r->sum_failed,
+			(unsigned long long)r->sum_skipped);
+	else
+		fputs(" \"summary\": null,\n", f);
+	fputs(" \"status\": ", f);
+	if (r->has_exit) {
+		jcstr(f, r->status);
+		fprintf(f, ", \"code\": %llu", (unsigned long long)r->code);
+	} else {
+		fputs("null, \"code\": null", f);
+	}
+	fprintf(f, ", \"panic\": %s,\n", r->panic ? "true" : "false");
+	fprintf(f, " \"integrity\": {\"present\": %s, \"ok\": %s, \"lines\": %zu, \"crc32\": \"%08x\"}\n}\n",
+		r->has_integrity ? "true" : "false", r->integrity_ok ? "true" : "false",
+		r->lines_computed, (unsigned)r->crc_computed);
+	return bad;
+}
