@@ -174,8 +174,12 @@ static void install_trampoline(uint32_t flags)
 			.off_lo = (uint16_t)park, .sel = 0x08, .type_attr = 0x8e,
 			.off_mid = (uint16_t)(park >> 16), .off_hi = (uint32_t)(park >> 32),
 		};
+	/* Limit, then the 8-byte base.  The trampoline page is RAM, not
+	 * MMIO: plain stores, ordered by the mfence before the first INIT. */
+	uint64_t park_idt_base = (uint64_t)(uintptr_t)park_idt;
+
 	TRAMP_FIELD(uint16_t, tramp_park_idtr) = sizeof(park_idt) - 1;
-	*(volatile uint64_t *)(tramp + toff(tramp_park_idtr) + 2) = (uint64_t)(uintptr_t)park_idt;
+	memcpy(tramp + toff(tramp_park_idtr) + 2, &park_idt_base, sizeof(park_idt_base));
 }
 
 static void ap_entry(struct percpu *p)
