@@ -200,7 +200,20 @@ void kmain(uint32_t magic, uint32_t info)
 		smp_init_calls();
 	}
 	sti();
-	smpboot_start_aps(&boot_info, &acpi, &boot_options, &sr);
+	struct smpboot_params sp = {
+		.mmap = boot_info.mmap,
+		.nmmap = boot_info.nmmap,
+		.page_alloc = page_alloc,
+		.ap_idle = smp_ap_idle_loop,
+		.cpus = boot_options.cpus,
+		.ap_timeout_ms = boot_options.ap_timeout_ms,
+		.nosmp = boot_options.nosmp,
+		.serial = boot_options.smpboot == SMPBOOT_SERIAL,
+		.sim_ap_nostart = boot_options.simulate & SIM_AP_NOSTART,
+		.sim_ap_alias = boot_options.simulate & SIM_AP_ALIAS,
+	};
+
+	smpboot_start_aps(&sp, &acpi, &sr);
 
 	uint64_t seed = boot_options.seed_set ? boot_options.seed : rdtsc();
 

@@ -34,16 +34,13 @@
 #include "arch/x86/apic_timer.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/e820.h"
+#include "arch/x86/log.h"
 #include "arch/x86/paging.h"
+#include "arch/x86/percpu.h"
 #include "arch/x86/topology.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
-#include "kernel/cmdline.h"
-#include "kernel/mbi.h"
-#include "kernel/mm.h"
-#include "kernel/percpu.h"
-#include "kernel/report.h"
-#include "kernel/smp.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -117,6 +114,7 @@ static struct idt_gate64 park_idt[PARK_VECTORS] __attribute__((aligned(16)));
 
 static void ap_entry(struct percpu *p) __attribute__((noreturn, used));
 
+static struct smpboot_params prm;	/* the caller's, copied */
 static struct smpboot_result result;
 static uint8_t *tramp;		/* the trampoline page, identity-mapped */
 static struct ap_slot *slots;
@@ -130,15 +128,15 @@ static uintptr_t toff(const uint8_t *sym)
 
 #define TRAMP_FIELD(type, sym) (*(volatile type *)(tramp + toff(sym)))
 
-static uint8_t *find_trampoline_page(const struct boot_info *bi, uint64_t from)
+static uint8_t *find_trampoline_page(uint64_t from)
 {
 	size_t need = (size_t)(trampoline_end - trampoline_start);
 
 	for (uint64_t p = from; p + 4096 <= TRAMP_HIGH; p += 4096) {
 		bool ram = false;
 
-		for (unsigned i = 0; i < bi->nmmap; i++) {
-			const struct mem_region *r = &bi->mmap[i];
+		for (unsigned i = 0; i < prm.nmmap; i++) {
+			const struct mem_region *r = &prm.mmap[i];
 
 			if (r->base <= p && r->base + r->len >= p + 4096) {
 				if (r->type != MMAP_RAM) {
@@ -176,8 +174,12 @@ static void install_trampoline(uint32_t flags)
 			.off_lo = (uint16_t)park, .sel = 0x08, .type_attr = 0x8e,
 			.off_mid = (uint16_t)(park >> 16), .off_hi = (uint32_t)(park >> 32),
 		};
+	/* Limit, then the 8-byte base.  The trampoline page is RAM, not
+	 * MMIO: plain stores, ordered by the mfence before the first INIT. */
+	uint64_t park_idt_base = (uint64_t)(uintptr_t)park_idt;
+
 	TRAMP_FIELD(uint16_t, tramp_park_idtr) = sizeof(park_idt) - 1;
-	*(volatile uint64_t *)(tramp + toff(tramp_park_idtr) + 2) = (uint64_t)(uintptr_t)park_idt;
+	memcpy(tramp + toff(tramp_park_idtr) + 2, &park_idt_base, sizeof(park_idt_base));
 }
 
 static void ap_entry(struct percpu *p)
@@ -194,15 +196,15 @@ static void ap_entry(struct percpu *p)
 	topo_read(&p->topo);
 	p->online = true;
 	__atomic_store_n(&p->stage, AP_ONLINE, __ATOMIC_RELEASE);
-	smp_ap_idle_loop();
+	prm.ap_idle();
 }
 
 static struct percpu *alloc_percpu(const struct acpi_cpu *ac)
 {
 	size_t pages = (sizeof(struct percpu) + PAGE_SIZE - 1) / PAGE_SIZE;
-	struct percpu *p = page_alloc(pages);
-	uint8_t *stack = page_alloc(CPU_STACK_SIZE / PAGE_SIZE);
-	uint8_t *ist = page_alloc(3 * IST_STACK_SIZE / PAGE_SIZE);
+	struct percpu *p = prm.page_alloc(pages);
+	uint8_t *stack = prm.page_alloc(CPU_STACK_SIZE / PAGE_SIZE);
+	uint8_t *ist = prm.page_alloc(3 * IST_STACK_SIZE / PAGE_SIZE);
 
 	if (!p || !stack || !ist)
 		return NULL;
@@ -305,34 +307,34 @@ static unsigned report_strays(bool sim)
 		stray_reported[i] = true;
 		if (s->reason == SLOT_GIVEN_UP) {
 			result.late++;
-			rep_warn("smp", "APIC ID %u arrived after it was given up; parked it (it stays out)",
-				 s->apic_id);
+			arch_warn("smp", "APIC ID %u arrived after it was given up; parked it (it stays out)",
+				  s->apic_id);
 			continue;
 		}
 		errors++;
 		if (s->reason == SLOT_CLAIMED && s->apic_id != s->claimed) {
-			rep_error("smp", "APIC ID %u answered twice: a second CPU (CPUID says APIC ID %u) identified itself as %u and found the slot claimed; parked it%s",
-				  s->claimed, s->apic_id, s->claimed, sim ? " [simulate=ap-alias]" : "");
+			arch_error("smp", "APIC ID %u answered twice: a second CPU (CPUID says APIC ID %u) identified itself as %u and found the slot claimed; parked it%s",
+				   s->claimed, s->apic_id, s->claimed, sim ? " [simulate=ap-alias]" : "");
 		} else if (s->reason == SLOT_CLAIMED) {
-			rep_error("smp", "APIC ID %u answered twice: a second CPU with that initial APIC ID found the slot claimed; parked it",
-				  s->claimed);
+			arch_error("smp", "APIC ID %u answered twice: a second CPU with that initial APIC ID found the slot claimed; parked it",
+				   s->claimed);
 		} else if (s->reason == SLOT_IDLE && s->target != 0xffffffffu) {
 			uint32_t c = culprit(s->target, s->claimed, sim);
 
-			rep_error("smp", "APIC IDs %u and %u answered one start (INIT/SIPI for APIC ID %u): %s; parked APIC ID %u until its own start",
-				  c, s->claimed, c, why_alias(c, s->claimed, sim), s->claimed);
+			arch_error("smp", "APIC IDs %u and %u answered one start (INIT/SIPI for APIC ID %u): %s; parked APIC ID %u until its own start",
+				   c, s->claimed, c, why_alias(c, s->claimed, sim), s->claimed);
 		} else if (s->reason == SLOT_IDLE) {
-			rep_error("smp", "APIC ID %u started though it was not being started; parked it",
-				  s->claimed);
+			arch_error("smp", "APIC ID %u started though it was not being started; parked it",
+				   s->claimed);
 		} else {
-			rep_error("smp", "APIC ID %u started though no start was meant for it (no slot: not an enabled MADT CPU, or left out by cpus=)%s; parked it",
-				  s->claimed, !apic_fw_x2apic && s->claimed > 0xfe ?
-				  ": firmware left it in xAPIC mode, where a start for another ID with the same low 8 bits reaches it" : "");
+			arch_error("smp", "APIC ID %u started though no start was meant for it (no slot: not an enabled MADT CPU, or left out by cpus=)%s; parked it",
+				   s->claimed, !apic_fw_x2apic && s->claimed > 0xfe ?
+				   ": firmware left it in xAPIC mode, where a start for another ID with the same low 8 bits reaches it" : "");
 		}
 	}
 	if (n > STRAYS_MAX && !result.strays_overflow) {
 		result.strays_overflow = n - STRAYS_MAX;
-		rep_error("smp", "%u more stray CPUs parked than can be listed", n - STRAYS_MAX);
+		arch_error("smp", "%u more stray CPUs parked than can be listed", n - STRAYS_MAX);
 	}
 	result.strays += errors;
 	return errors;
@@ -378,8 +380,8 @@ static void give_up(unsigned i, unsigned timeout_ms)
 		rl_snprintf(since, sizeof(since), " (since its INIT: %u CPU(s) entered real mode, %u protected mode, %u long mode)",
 			    counter(tramp_n_real) - serial_base[0], counter(tramp_n_pm) - serial_base[1],
 			    counter(tramp_n_lm) - serial_base[2]);
-	rep_error("smp", "APIC ID %u (ACPI UID %u) did not start within %u ms: got as far as %s%s after %u SIPI(s); continuing without it",
-		  slots[i].apic_id, p->acpi_uid, timeout_ms, slot_stage(i), since, slot_sipis[i]);
+	arch_error("smp", "APIC ID %u (ACPI UID %u) did not start within %u ms: got as far as %s%s after %u SIPI(s); continuing without it",
+		   slots[i].apic_id, p->acpi_uid, timeout_ms, slot_stage(i), since, slot_sipis[i]);
 	apic_send(slots[i].apic_id, APIC_DM_INIT | APIC_INT_LEVELTRIG | APIC_INT_ASSERT);
 	apic_wait_icr_idle(1000);
 	apic_send(slots[i].apic_id, APIC_DM_INIT | APIC_INT_LEVELTRIG);
@@ -395,10 +397,10 @@ static bool online(unsigned i)
  * wait while progress is being made: an AP is given up when no AP has
  * made any progress for timeout_ms (under TCG, hundreds of vCPUs share a
  * few host cores, so a fixed per-AP deadline would mean nothing). */
-static void start_parallel(bool slow, unsigned timeout_ms, const struct options *o, bool *seen)
+static void start_parallel(bool slow, unsigned timeout_ms, bool *seen)
 {
 	uint32_t vector = (uint32_t)((uintptr_t)tramp >> 12);
-	bool sim_nostart = o->simulate & SIM_AP_NOSTART, sim_alias = o->simulate & SIM_AP_ALIAS;
+	bool sim_nostart = prm.sim_ap_nostart, sim_alias = prm.sim_ap_alias;
 
 	for (unsigned i = 0; i < nslots; i++)
 		slots[i].state = SLOT_ARMED;
@@ -426,7 +428,7 @@ static void start_parallel(bool slow, unsigned timeout_ms, const struct options 
 	uint32_t esr = apic_read_esr() & 0xef;
 
 	if (esr)
-		rep_warn("smp", "APIC error 0x%x after the start IPIs", esr);
+		arch_warn("smp", "APIC error 0x%x after the start IPIs", esr);
 
 	unsigned last = ~0u, left = nslots;
 	uint64_t quiet_since = rdtsc(), limit = tsc_ms_to_cycles(timeout_ms);
@@ -456,18 +458,18 @@ static void start_parallel(bool slow, unsigned timeout_ms, const struct options 
 	/* Anyone who came online while the others were given up. */
 	for (unsigned i = 0; i < nslots; i++)
 		if (!seen[i] && online(i))
-			rep_warn("smp", "APIC ID %u came online just after it was given up; left out",
-				 slots[i].apic_id);
+			arch_warn("smp", "APIC ID %u came online just after it was given up; left out",
+				  slots[i].apic_id);
 }
 
 /* One AP at a time, only its slot armed (SDM vol. 3 §9.4.4.1 INIT-SIPI-
  * SIPI with the short delays modern CPUs allow: Intel family >= 6 and AMD
  * family >= 0xF need no 10 ms INIT delay, as Linux's
  * wakeup_secondary_cpu_via_init() assumes). */
-static void start_serial(bool slow, unsigned timeout_ms, const struct options *o, bool *seen)
+static void start_serial(bool slow, unsigned timeout_ms, bool *seen)
 {
 	uint32_t vector = (uint32_t)((uintptr_t)tramp >> 12);
-	bool sim_alias = o->simulate & SIM_AP_ALIAS;
+	bool sim_alias = prm.sim_ap_alias;
 
 	for (unsigned i = 0; i < nslots; i++) {
 		uint32_t id = slots[i].apic_id;
@@ -488,7 +490,7 @@ static void start_serial(bool slow, unsigned timeout_ms, const struct options *o
 		apic_start_ipi(id, APIC_DM_INIT | APIC_INT_LEVELTRIG, bcast);
 		unsigned before = sign_of_life();
 
-		for (int r = 0; r < ((o->simulate & SIM_AP_NOSTART) && i == 0 ? 0 : 2); r++) {
+		for (int r = 0; r < (prm.sim_ap_nostart && i == 0 ? 0 : 2); r++) {
 			tsc_delay_us(slow ? 300 : 10);
 			apic_start_ipi(id, APIC_DM_STARTUP | vector, bcast);
 			slot_sipis[i]++;
@@ -504,7 +506,7 @@ static void start_serial(bool slow, unsigned timeout_ms, const struct options *o
 		uint32_t esr = apic_read_esr() & 0xef;
 
 		if (esr)
-			rep_warn("smp", "APIC error 0x%x after starting APIC ID %u", esr, id);
+			arch_warn("smp", "APIC error 0x%x after starting APIC ID %u", esr, id);
 		uint64_t end = rdtsc() + tsc_ms_to_cycles(timeout_ms);
 
 		while (!online(i) && rdtsc() < end)
@@ -523,20 +525,21 @@ static void start_serial(bool slow, unsigned timeout_ms, const struct options *o
 	TRAMP_FIELD(uint32_t, tramp_target) = 0xffffffffu;
 }
 
-void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
-		       const struct options *o, struct smpboot_result *res)
+void smpboot_start_aps(const struct smpboot_params *params, const struct acpi_info *ai,
+		       struct smpboot_result *res)
 {
 	uint32_t bsp_id = apic_mode != APIC_MODE_NONE ? apic_id() : 0;
-	unsigned limit = o->cpus ? o->cpus : MAX_CPUS;
-	unsigned timeout_ms = o->ap_timeout_ms ? o->ap_timeout_ms : DEFAULT_AP_TIMEOUT_MS;
+	unsigned limit = params->cpus ? params->cpus : MAX_CPUS;
+	unsigned timeout_ms = params->ap_timeout_ms ? params->ap_timeout_ms : DEFAULT_AP_TIMEOUT_MS;
 	struct cpuid_regs l1 = cpuid(1);
 	unsigned family = (l1.eax >> 8) & 0xf;
 	bool slow = family < 6;	/* Intel P6+ and all AMD64 (family 0xF+) are fast */
-	bool serial = o->smpboot == SMPBOOT_SERIAL;
+	bool serial = params->serial;
 	uint64_t t_all = rdtsc();
 	bool bsp_listed = false;
 	unsigned high_ids = 0;
 
+	prm = *params;
 	memset(&result, 0, sizeof(result));
 	result.serial = serial;
 	cpus[0]->apic_id = bsp_id;
@@ -548,11 +551,11 @@ void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
 		result.enabled = acpi_enabled_cpus(ai);
 	}
 	if (!ai->have_madt) {
-		rep_diag("smp: no usable MADT: running on the boot CPU only");
+		arch_diag("smp: no usable MADT: running on the boot CPU only");
 		goto out;
 	}
 	if (apic_mode == APIC_MODE_NONE) {
-		rep_error("smp", "no local APIC: running on the boot CPU only");
+		arch_error("smp", "no local APIC: running on the boot CPU only");
 		goto out;
 	}
 	for (unsigned i = 0; i < ai->ncpus; i++) {
@@ -564,28 +567,28 @@ void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
 			high_ids++;
 	}
 	if (!bsp_listed)
-		rep_warn("smp", "the boot CPU's APIC ID %u is not in the MADT", bsp_id);
-	if (o->nosmp) {
-		rep_diag("smp: nosmp: not starting application processors");
+		arch_warn("smp", "the boot CPU's APIC ID %u is not in the MADT", bsp_id);
+	if (prm.nosmp) {
+		arch_diag("smp: nosmp: not starting application processors");
 		result.skipped = result.enabled ? result.enabled - 1 : 0;
 		goto out;
 	}
 	if (high_ids && !apic_fw_x2apic && apic_mode == APIC_MODE_X2APIC) {
 		result.fw_xapic_high = high_ids;
-		rep_warn("smp", "firmware handed over in xAPIC mode, but the MADT has %u CPU(s) with APIC IDs above 254: until an AP enables x2APIC, a start IPI for APIC ID k also reaches k+256 (xAPIC matches 8 bits); %s",
-			 high_ids, serial ? "smpboot=serial: expect CPUs answering starts meant for others" :
-			 "parallel start (every INIT before any SIPI; each AP enables x2APIC and identifies itself from CPUID) is safe under this");
+		arch_warn("smp", "firmware handed over in xAPIC mode, but the MADT has %u CPU(s) with APIC IDs above 254: until an AP enables x2APIC, a start IPI for APIC ID k also reaches k+256 (xAPIC matches 8 bits); %s",
+			  high_ids, serial ? "smpboot=serial: expect CPUs answering starts meant for others" :
+			  "parallel start (every INIT before any SIPI; each AP enables x2APIC and identifies itself from CPUID) is safe under this");
 	}
-	tramp = find_trampoline_page(bi, TRAMP_LOW);
+	tramp = find_trampoline_page(TRAMP_LOW);
 	if (!tramp) {
-		rep_error("smp", "no free RAM page between 0x%llx and 0x%llx for the AP trampoline",
-			  TRAMP_LOW, TRAMP_HIGH);
+		arch_error("smp", "no free RAM page between 0x%llx and 0x%llx for the AP trampoline",
+			   TRAMP_LOW, TRAMP_HIGH);
 		goto out;
 	}
-	slots = page_alloc((ai->ncpus * sizeof(struct ap_slot) + PAGE_SIZE - 1) / PAGE_SIZE + 1);
-	slot_sipis = page_alloc((ai->ncpus * sizeof(unsigned) + PAGE_SIZE - 1) / PAGE_SIZE + 1);
+	slots = prm.page_alloc((ai->ncpus * sizeof(struct ap_slot) + PAGE_SIZE - 1) / PAGE_SIZE + 1);
+	slot_sipis = prm.page_alloc((ai->ncpus * sizeof(unsigned) + PAGE_SIZE - 1) / PAGE_SIZE + 1);
 	if (!slots || !slot_sipis) {
-		rep_error("smp", "out of memory for the AP slot table");
+		arch_error("smp", "out of memory for the AP slot table");
 		goto out;
 	}
 	for (unsigned i = 0; i < ai->ncpus; i++) {
@@ -598,15 +601,15 @@ void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
 			continue;
 		}
 		if (apic_mode == APIC_MODE_XAPIC && ac->apic_id > 0xfe) {
-			rep_error("smp", "APIC ID %u (ACPI UID %u) is not addressable in xAPIC mode; not started",
-				  ac->apic_id, ac->uid);
+			arch_error("smp", "APIC ID %u (ACPI UID %u) is not addressable in xAPIC mode; not started",
+				   ac->apic_id, ac->uid);
 			result.skipped++;
 			continue;
 		}
 		struct percpu *p = alloc_percpu(ac);
 
 		if (!p) {
-			rep_error("smp", "out of memory for per-CPU areas after %u CPUs", nslots + 1);
+			arch_error("smp", "out of memory for per-CPU areas after %u CPUs", nslots + 1);
 			result.skipped++;
 			break;
 		}
@@ -623,25 +626,25 @@ void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
 	uint32_t flags = apic_mode == APIC_MODE_X2APIC ? TF_X2APIC : 0;
 
 	install_trampoline(flags);
-	if (o->simulate & SIM_AP_ALIAS) {
+	if (prm.sim_ap_alias) {
 		if (nslots >= 2) {
 			/* The second AP says it is the first; and the first
 			 * start is broadcast, so every AP answers it. */
 			TRAMP_FIELD(uint32_t, tramp_sim_from) = slots[1].apic_id;
 			TRAMP_FIELD(uint32_t, tramp_sim_to) = slots[0].apic_id;
 			TRAMP_FIELD(uint32_t, tramp_flags) = flags | TF_SIM_ALIAS;
-			rep_diag("smp: simulate=ap-alias: the first start goes to all APs, and APIC ID %u identifies itself as %u",
-				 slots[1].apic_id, slots[0].apic_id);
+			arch_diag("smp: simulate=ap-alias: the first start goes to all APs, and APIC ID %u identifies itself as %u",
+				  slots[1].apic_id, slots[0].apic_id);
 		} else {
-			rep_warn("smp", "simulate=ap-alias needs at least 3 CPUs; not simulating");
+			arch_warn("smp", "simulate=ap-alias needs at least 3 CPUs; not simulating");
 		}
 	}
 	static bool seen[MAX_CPUS];
 
 	if (serial)
-		start_serial(slow, timeout_ms, o, seen);
+		start_serial(slow, timeout_ms, seen);
 	else
-		start_parallel(slow, timeout_ms, o, seen);
+		start_parallel(slow, timeout_ms, seen);
 	/* Number the online APs 1..n in MADT order; they use their index
 	 * only for work posted after this (ordered by the doorbell). */
 	for (unsigned i = 0; i < nslots; i++) {
@@ -656,12 +659,12 @@ void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
 		result.started++;
 	}
 	mfence();
-	rep_diag("smp: %s start: %u of %u APs online; trampoline counters: %u CPU(s) reached real mode, %u protected mode, %u long mode, %u claimed a slot or parked",
-		 serial ? "serial" : "parallel", result.started, nslots, counter(tramp_n_real),
-		 counter(tramp_n_pm), counter(tramp_n_lm), counter(tramp_n_sorted));
-	report_strays(o->simulate & SIM_AP_ALIAS);
-	if (result.skipped && o->cpus)
-		rep_diag("smp: cpus=%u: %u enabled CPU(s) not started", o->cpus, result.skipped);
+	arch_diag("smp: %s start: %u of %u APs online; trampoline counters: %u CPU(s) reached real mode, %u protected mode, %u long mode, %u claimed a slot or parked",
+		  serial ? "serial" : "parallel", result.started, nslots, counter(tramp_n_real),
+		  counter(tramp_n_pm), counter(tramp_n_lm), counter(tramp_n_sorted));
+	report_strays(prm.sim_ap_alias);
+	if (result.skipped && prm.cpus)
+		arch_diag("smp: cpus=%u: %u enabled CPU(s) not started", prm.cpus, result.skipped);
 out:
 	result.total_cycles = rdtsc() - t_all;
 	*res = result;

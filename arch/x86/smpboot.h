@@ -6,11 +6,29 @@
 #define RINGLAB_ARCH_X86_SMPBOOT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct acpi_info;
-struct options;
-struct boot_info;
+struct mem_region;
+
+/* What smpboot_start_aps() needs from the command line and the kernel
+ * (filled by kmain).  The call keeps its own copy, so the struct need not
+ * outlive it. */
+struct smpboot_params {
+	const struct mem_region *mmap;	/* the firmware memory map: the AP */
+	unsigned nmmap;			/* trampoline goes in a low RAM page */
+	/* npages zeroed pages (slot table, per-CPU areas, stacks), or NULL */
+	void *(*page_alloc)(size_t npages);
+	/* Where an AP goes once it is online: wait for work, run it. */
+	void (*ap_idle)(void) __attribute__((noreturn));
+	unsigned cpus;			/* cpus=: at most this many CPUs, 0 = all */
+	unsigned ap_timeout_ms;		/* ap_timeout=: 0 = the default */
+	bool nosmp;			/* nosmp: start no AP */
+	bool serial;			/* smpboot=serial */
+	bool sim_ap_nostart;		/* simulate=ap-nostart */
+	bool sim_ap_alias;		/* simulate=ap-alias */
+};
 
 struct smpboot_result {
 	unsigned listed;	/* MADT processor entries */
@@ -29,8 +47,8 @@ struct smpboot_result {
 };
 
 /* Start every usable AP; each that fails is reported and left out. */
-void smpboot_start_aps(const struct boot_info *bi, const struct acpi_info *ai,
-		       const struct options *o, struct smpboot_result *res);
+void smpboot_start_aps(const struct smpboot_params *prm, const struct acpi_info *ai,
+		       struct smpboot_result *res);
 const struct smpboot_result *smpboot_get_result(void);
 /* Report strays that arrived since bring-up; returns the error total. */
 unsigned smpboot_check_strays(void);
