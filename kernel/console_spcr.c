@@ -30,7 +30,11 @@ void console_apply_spcr(const struct acpi_spcr *s, bool user_chose)
 		return;
 	}
 	if (console_has_uart(port)) {
-		rep_diag("console: ttyS0 (io 0x3f8) by default; the ACPI SPCR table names the same port");
+		/* Already chosen: COM1 by default, or the first legacy UART
+		 * that answered when COM1 has none (console.c's fallback). */
+		rep_diag("console: %s (io 0x%x) already in use (%s); the ACPI SPCR table names the same port",
+			 com_name(port), port,
+			 port == UART_COM1 ? "the default" : "the first legacy UART that answered");
 		return;
 	}
 	bool com1 = console_has_uart(UART_COM1);

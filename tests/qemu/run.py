@@ -478,9 +478,23 @@ def cases(args):
                      idval("cmdline", r"tests=boot,cpu,smp quick")]),
         # SPCR names COM2 on a machine that has only COM2: the log must
         # appear there, whole; without the table nothing does (control).
+        # Only COM2: the console's own fallback (issue 12) already picked it,
+        # and the SPCR table must agree rather than add a second copy.
         Com2OnlyCase("spcr-com2-only", append="tests=boot quick", extra=["-acpitable", "file=" + spcr_table()],
-                     checks=[has(r"^# console: added ttyS1 \(io 0x2f8, 115200 baud\) named by the ACPI SPCR table"),
-                             idval("console", r"^ttyS1\(0x2f8\)@115200,spcr")]),
+                     checks=[has(r"^# console: ttyS1 \(io 0x2f8\) already in use \(the first legacy UART that answered\); the ACPI SPCR table names the same port"),
+                             idval("console", r"^ttyS1\(0x2f8\)@115200")]),
+        # COM1 and COM2, SPCR naming COM2 (a BMC's serial-over-LAN port):
+        # COM2 is added and gets the whole log, replayed from its start.
+        Case("spcr-com1-com2", append="tests=boot quick",
+             extra=["-acpitable", "file=" + spcr_table(),
+                    "-chardev", "file,id=com2,path=" + os.path.join(LOGDIR, "spcr-com1-com2.com2"),
+                    "-device", "isa-serial,chardev=com2,iobase=0x2f8,irq=3"],
+             checks=[has(r"^# console: added ttyS1 \(io 0x2f8, 115200 baud\) named by the ACPI SPCR table .*besides the default ttyS0"),
+                     idval("console", r"ttyS1\(0x2f8\)@115200,spcr"),
+                     ("COM2 got the whole log (logcheck passes on it)",
+                      lambda log: subprocess.run([LOGCHECK, "--expect-status", "pass",
+                                                  os.path.join(LOGDIR, "spcr-com1-com2.com2")],
+                                                 capture_output=True).returncode == 0)]),
         Case("spcr-absent-control", append="tests=boot quick",
              extra=["-chardev", "file,id=com2,path=" + os.path.join(LOGDIR, "spcr-absent-control.com2"),
                     "-device", "isa-serial,chardev=com2,iobase=0x2f8,irq=3"],
