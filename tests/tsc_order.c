@@ -87,6 +87,7 @@ struct run {
 	volatile uint64_t word __attribute__((aligned(64)));	/* now: clock; else seq */
 	volatile int stop __attribute__((aligned(64)));
 	volatile int ready_a, ready_b;	/* readers are sampling */
+	volatile int seen_write;	/* now: the reader has loaded a writer value */
 
 	uint64_t *wstamp;		/* load/store: W(seq), index seq */
 	size_t nw;
@@ -110,10 +111,17 @@ static void writer(struct run *r)
 	size_t s = 0;
 
 	switch (r->shape) {
-	case S_NOW:
-		while (rdtsc() < end)
+	case S_NOW: {
+		/* Past the window only while the reader has seen no value at
+		 * all (its vCPU was descheduled for the whole window on a
+		 * loaded emulator host): without overlap the shape measures
+		 * nothing and the control cannot fire.  Bounded by T_LOST_US. */
+		uint64_t late = end + plat_us_to_cycles(T_LOST_US);
+
+		while (rdtsc() < end || (!r->seen_write && rdtsc() < late))
 			r->word = tsc_read(r->var);
 		break;
+	}
 	case S_LOAD:
 	case S_STORE:
 		while (s + 1 < r->cap && rdtsc() < end) {
@@ -146,6 +154,8 @@ static void load_then_clock(struct run *r, bool is_a)
 		uint64_t t = (uint64_t)ts;
 
 		if (!is_a) {
+			if (x && !r->seen_write)
+				r->seen_write = 1;
 			r->samples++;
 			if ((__int128)x <= ts) {
 				if ((unsigned __int128)(ts - x) < r->min_margin)
