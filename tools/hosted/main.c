@@ -53,9 +53,13 @@ int main(int argc, char **argv)
 	char err[200] = "", buf[256];
 	struct run_totals tot = { 0 };
 
-	for (int i = 1; i < argc && len < sizeof(cmd) - 2; i++)
+	int i;
+
+	for (i = 1; i < argc && len < sizeof(cmd) - 2; i++)
 		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s", i > 1 ? " " : "", argv[i]);
 	cmdline_parse(cmd, sizeof(cmd), &o);
+	if (i < argc || len >= sizeof(cmd) - 1)	/* never silently lost (issue 12 D7) */
+		cmdline_note_truncated(&o, sizeof(cmd) - 1);
 	unsigned n = hosted_platform_init(o.quick, o.nosmp ? 1 : o.cpus, err, sizeof(err));
 
 	rep_start();
