@@ -57,8 +57,8 @@ static bool arm(unsigned cpu)
 
 void nmi_watch_start(void)
 {
-	unsigned others[MAX_CPUS > 4096 ? 4096 : MAX_CPUS];
-	unsigned n = apic_mode == APIC_MODE_NONE ? 0 : plat_other_cpus(others, 4096);
+	static unsigned others[MAX_CPUS];	/* 16 KiB: not on the boot stack */
+	unsigned n = apic_mode == APIC_MODE_NONE ? 0 : plat_other_cpus(others, MAX_CPUS);
 
 	/* The last AP: the suites use the first ones. */
 	if (!n || !arm(others[n - 1])) {

@@ -734,6 +734,9 @@ bool acpi_init(struct acpi_info *ai, const void *rsdp_copy, size_t len,
 
 			acpi_err(ai, "acpi: another %s at 0x%llx, ignored",
 				 table_name(t, nbuf), ull(pa));
+			/* Two CPU lists: which one is right cannot be known. */
+			if (parse == acpi_parse_madt)
+				ai->madt_invalid = true;
 			continue;
 		}
 		*seen = true;

@@ -231,6 +231,20 @@ def hpet_table(base):
     return path
 
 
+def madt_table():
+    """A second MADT (one CPU, then an entry of length 1) for -acpitable:
+    two CPU lists are a firmware error that smp.online must report."""
+    body = bytes.fromhex("0000e0fe01000000" "0008000001000000" "0001000000000000")
+    hdr = b"APIC" + (36 + len(body)).to_bytes(4, "little") + bytes([3, 0]) + b"RLFUZZRINGLAB " + \
+        (1).to_bytes(4, "little") + b"RLAB" + (1).to_bytes(4, "little")
+    d = os.path.join(BUILD, "fault-data")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "madt-dup.bin")
+    with open(path, "wb") as f:
+        f.write(hdr + body)
+    return path
+
+
 def cases(args):
     v = qemu_version(QEMU) or (0, 0)
     tcg_x2apic = v >= (8, 0)  # QEMU 7.2's TCG has no x2APIC (docs/platform-notes.md)
@@ -374,6 +388,10 @@ def cases(args):
              expect="config-error",
              checks=[has(r"^# error: smp: no CPU enumeration \(no usable MADT or MP table\): only the boot CPU was tested"),
                      result_is("boot", "ok")]),
+        Case("madt-duplicate", smp="2", append="tests=smp quick", expect="fail",
+             extra=["-acpitable", "file=" + madt_table()],
+             checks=[online(2), has(r"^# error: acpi: another MADT at 0x[0-9a-f]+, ignored"),
+                     has(r"not ok 1 online # the MADT is invalid \(see the error lines above\)")]),
         TweakedCase("no-serial", serial=None, append="tests=boot quick"),
         TweakedCase("com2-only", serial=["-serial", "none", "-serial", "file:LOG"], append="tests=boot quick",
                     checks=[has(r"^# error: console: no UART detected at io 0x3f8; falling back to ttyS1 \(io 0x2f8\)"),
