@@ -179,10 +179,26 @@ fi
 
 say "[4/4] optional steps"
 if want lava; then
-	if python3 -c 'import lava_dispatcher' >/dev/null 2>&1; then
+	if /usr/bin/python3 -c 'import lava_dispatcher' >/dev/null 2>&1; then
 		:
 	elif ! apt_install "lava (slow)" lava-dispatcher; then
 		say "WARNING: lava-dispatcher did not install; the LAVA job check will be skipped"
+	fi
+	# lava-run needs a rendered device dictionary, and the device-type
+	# templates (qemu.jinja2) ship only in lava-server, which would bring a
+	# database server: unpack just its device-types folder.
+	dt=/usr/share/lava-server/device-types
+	if [ ! -f "$dt/qemu.jinja2" ]; then
+		tmp=$(mktemp -d)
+		if (cd "$tmp" && apt-get download -qq lava-server) >/dev/null 2>&1 &&
+		   dpkg -x "$tmp"/lava-server_*.deb "$tmp/x" && [ -f "$tmp/x$dt/qemu.jinja2" ]; then
+			$SUDO mkdir -p "$dt"
+			$SUDO cp -r "$tmp/x$dt/." "$dt/"
+			say "unpacked lava-server's device types to $dt"
+		else
+			say "WARNING: could not unpack lava-server's device types; lava-run check will be skipped"
+		fi
+		rm -rf "$tmp"
 	fi
 fi
 if want qemu72; then

@@ -35,7 +35,11 @@ else
 	else
 		say PASS lava-schema-control "a broken job is rejected"
 	fi
-	types=${LAVA_DEVICE_TYPES:-/etc/lava-server/dispatcher-config/device-types}
+	types=${LAVA_DEVICE_TYPES:-}
+	for d in /etc/lava-server/dispatcher-config/device-types /usr/share/lava-server/device-types; do
+		[ -z "$types" ] && [ -f "$d/qemu.jinja2" ] && types=$d
+	done
+	types=${types:-/usr/share/lava-server/device-types}
 	if [ -f "$types/qemu.jinja2" ]; then
 		if out=$(/usr/bin/python3 "$schema" device --path "$types" tools/lava/ringlab-qemu01.jinja2 2>&1); then
 			say PASS lava-schema-device
