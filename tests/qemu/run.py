@@ -600,7 +600,10 @@ def cases(args):
         ScreenCase("fbcon-nofb-control", keys="end,ret",
                    checks=[has(r"^# console: framebuffer \d+x\d+ (?:24|32)bpp at 0x[0-9a-f]+ not used \(nofb\)$"),
                            idval("cmdline", r"^tests=boot quick exit=halt nofb$"),
-                           screen_blank("fbcon-nofb-control")]),
+                           screen_blank("fbcon-nofb-control"),
+                           ("fbcon-ovmf's screen checks fail on this screen",
+                            lambda log: not screen_status("fbcon-nofb-control")[1](log) and
+                            not screen_log_tail("fbcon-nofb-control")[1](log))]),
         # BIOS: GRUB keeps the text screen (iso/grub.cfg), no framebuffer
         # console; the screen shows the VGA text mirror, not the kernel's font.
         ScreenCase("fbcon-seabios-text", keys="end,up,ret", media="iso-bios",
