@@ -41,6 +41,15 @@ mb2_header:
 	dw 4, 1
 	dd 12
 	dd (1 << 1)
+	; Framebuffer tag (type 5), optional (flags bit 0), no preferred size
+	; or depth: under UEFI, where there is no EGA text, GRUB passes the
+	; GOP framebuffer only when this tag is present (multiboot2 spec
+	; §3.1.10); the screen console draws there (issue 11).  Under BIOS
+	; iso/grub.cfg sets gfxpayload=text after it, keeping the text screen.
+	align 8
+	dw 5, 1
+	dd 20
+	dd 0, 0, 0
 	align 8
 	dw 0, 0			; end tag
 	dd 8

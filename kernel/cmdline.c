@@ -7,7 +7,7 @@
 #include "lib/string.h"
 
 const char cmdline_valid_options[] =
-	"console= tests= skip= quick verbose nosmp novga iters= seed= cpus= "
+	"console= tests= skip= quick verbose nosmp novga nofb iters= seed= cpus= "
 	"timeout= ap_timeout= exit= apic= simulate= smpboot=";
 
 static void error(struct options *o, const char *fmt, ...)
@@ -180,6 +180,7 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 		FLAG("verbose", verbose)
 		FLAG("nosmp", nosmp)
 		FLAG("novga", novga)
+		FLAG("nofb", nofb)
 #undef FLAG
 		if (!has_val) {
 			static const char *const valued[] = {
@@ -299,6 +300,8 @@ int cmdline_format(const struct options *o, char *buf, size_t size)
 		ADD("%snosmp", len ? " " : "");
 	if (o->novga)
 		ADD("%snovga", len ? " " : "");
+	if (o->nofb)
+		ADD("%snofb", len ? " " : "");
 	if (o->iters)
 		ADD("%siters=%llu", len ? " " : "", (unsigned long long)o->iters);
 	if (o->seed_set)
@@ -337,7 +340,7 @@ bool options_equal(const struct options *a, const struct options *b)
 			return false;
 	return strcmp(a->tests, b->tests) == 0 && strcmp(a->skip, b->skip) == 0 &&
 	       a->quick == b->quick && a->verbose == b->verbose && a->nosmp == b->nosmp &&
-	       a->novga == b->novga && a->iters == b->iters && a->seed == b->seed &&
+	       a->novga == b->novga && a->nofb == b->nofb && a->iters == b->iters && a->seed == b->seed &&
 	       a->seed_set == b->seed_set && a->cpus == b->cpus &&
 	       a->timeout_s == b->timeout_s && a->ap_timeout_ms == b->ap_timeout_ms &&
 	       a->exit_mode == b->exit_mode && a->apic == b->apic &&

@@ -2,7 +2,7 @@
  *
  *   console=ttyS0..3[,baud] | console=io:0xNNN[,baud]   (up to 4, all used)
  *   tests=LIST  skip=LIST     suite or suite.case, comma-separated
- *   quick  verbose  nosmp  novga
+ *   quick  verbose  nosmp  novga  nofb (no framebuffer console)
  *   iters=N  seed=N  cpus=N  timeout=SECONDS  ap_timeout=MS
  *   exit=qemu|halt|reboot
  *   apic=auto|xapic|x2apic
@@ -44,7 +44,7 @@ struct options {
 	unsigned nconsoles;
 	char tests[CMDLINE_LIST_MAX];	/* comma list as given ("" = all) */
 	char skip[CMDLINE_LIST_MAX];
-	bool quick, verbose, nosmp, novga;
+	bool quick, verbose, nosmp, novga, nofb;
 	uint64_t iters;			/* 0 = each test's default */
 	uint64_t seed;
 	bool seed_set;

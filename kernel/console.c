@@ -13,6 +13,7 @@ static struct uart uarts[CONSOLE_MAX_UARTS];
 static const char *uart_why[CONSOLE_MAX_UARTS];	/* why added late, or NULL */
 static unsigned nuarts;
 static bool vga_on;
+static void (*screen)(const char *s, size_t n);	/* framebuffer console */
 
 /* Everything written since the log started, so that a UART added later
  * (the one the ACPI SPCR table names) still gets the whole log from its
@@ -146,6 +147,8 @@ void console_write(const char *s, size_t n)
 	}
 	if (vga_on)
 		vga_write(s, n);
+	if (screen)
+		screen(s, n);
 	if (integ_on)
 		integ_feed(s, n);
 	console_unlock(locked, flags);
@@ -170,6 +173,17 @@ bool console_add_uart(uint16_t port, uint32_t baud, const char *why)
 out:
 	console_unlock(locked, flags);
 	return ok;
+}
+
+void console_set_screen(void (*write)(const char *s, size_t n))
+{
+	uint64_t flags;
+	bool locked = console_lock(&flags);
+
+	screen = write;
+	if (screen)
+		screen(history, history_len);	/* the log so far */
+	console_unlock(locked, flags);
 }
 
 bool console_has_uart(uint16_t port)

@@ -32,6 +32,9 @@ void console_write(const char *s, size_t n);
  * is already in use, not detected, or all slots are taken. */
 bool console_add_uart(uint16_t port, uint32_t baud, const char *why);
 bool console_has_uart(uint16_t port);
+/* Add a screen sink (the framebuffer console, kernel/fbcon_boot.c): it first
+ * gets the log so far, then every write.  NULL removes it. */
+void console_set_screen(void (*write)(const char *s, size_t n));
 
 void console_integrity_start(void);
 void console_integrity(uint64_t *lines, uint32_t *crc);

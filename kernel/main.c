@@ -17,6 +17,7 @@
 #include "kernel/console.h"
 #include "kernel/console_spcr.h"
 #include "kernel/exit.h"
+#include "kernel/fbcon_boot.h"
 #include "kernel/fwcheck.h"
 #include "kernel/lost.h"
 #include "kernel/nmi_watch.h"
@@ -180,6 +181,7 @@ void kmain(uint32_t magic, uint32_t info)
 	}
 	fw_addresses_check(&boot_info, &acpi);
 	console_apply_spcr(&acpi.spcr, boot_options.nconsoles > 0);
+	fbcon_boot_start(&boot_info, boot_options.nofb);
 
 	boot_in_qemu = (boot_info.has_loader && !strncmp(boot_info.loader, "qemu", 4)) ||
 		       !strncmp(acpi.oem_id, "BOCHS", 5) ||

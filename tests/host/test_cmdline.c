@@ -257,7 +257,7 @@ static void test_unknown_option(void **state)
 
 	/* the valid list names every option */
 	const char *names[] = { "console=", "tests=", "skip=", "quick", "verbose", "nosmp",
-				"novga", "iters=", "seed=", "cpus=", "timeout=",
+				"novga", "nofb", "iters=", "seed=", "cpus=", "timeout=",
 				"ap_timeout=", "exit=", "apic=", "simulate=", "smpboot=" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -783,6 +783,7 @@ static void rand_options(struct rng *r, struct options *x)
 	x->verbose = rng_below(r, 2);
 	x->nosmp = rng_below(r, 2);
 	x->novga = rng_below(r, 2);
+	x->nofb = rng_below(r, 2);
 	if (rng_below(r, 2))
 		x->iters = 1 + rng_below(r, 1000000000ull);
 	if (rng_below(r, 2)) {
@@ -881,7 +882,7 @@ static void test_format_round_trip(void **state)
 	memset(&x, 0, sizeof(x));
 	static struct options y;
 
-	for (int f = 0; f < 17; f++) {
+	for (int f = 0; f < 18; f++) {
 		memset(&y, 0, sizeof(y));
 		switch (f) {
 		case 0: y.nconsoles = 1; y.consoles[0] = (struct console_spec){ 0x3f8, 9600 }; break;
@@ -901,6 +902,7 @@ static void test_format_round_trip(void **state)
 		case 14: y.apic = APIC_XAPIC; break;
 		case 15: y.simulate = SIM_X2APIC_NOSTICK; break;
 		case 16: y.nerrors = 3; y.errors[0][0] = 'x'; break;	/* errors excluded */
+		case 17: y.nofb = true; break;
 		}
 		assert_true(options_equal(&x, &x));
 		if (f == 16)
@@ -964,7 +966,7 @@ static void test_fuzz(void **state)
 	(void)state;
 	static const char *const pieces[] = {
 		"console=", "ttyS", "io:0x", "3f8", ",", "9600", "tests=", "skip=", "quick",
-		"verbose", "nosmp", "novga", "iters=", "seed=", "cpus=", "timeout=",
+		"verbose", "nosmp", "novga", "nofb", "iters=", "seed=", "cpus=", "timeout=",
 		"ap_timeout=", "exit=", "apic=", "simulate=", "x2apic-nostick", "qemu",
 		"halt", "=", " ", "\t", "0", "1", "99999999999999999999", "/boot/r.elf",
 		"\x01", "\xff", "a", ".", "-", "_",

@@ -100,8 +100,8 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < o.nerrors; i++)
 		rep_diag("error: %s", o.errors[i]);
 	if (o.nconsoles || o.apic != APIC_AUTO || o.simulate || o.exit_mode != EXIT_DEFAULT ||
-	    o.ap_timeout_ms || o.novga)
-		rep_warn("hosted", "console=, apic=, simulate=, exit=, ap_timeout= and novga have no effect in the hosted build");
+	    o.ap_timeout_ms || o.novga || o.nofb)
+		rep_warn("hosted", "console=, apic=, simulate=, exit=, ap_timeout=, novga and nofb have no effect in the hosted build");
 	if (err[0])
 		rep_error("hosted", "%s", err);
 
