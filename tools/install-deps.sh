@@ -73,7 +73,7 @@ want_any() { for x in "$@"; do want "$x" && return 0; done; return 1; }
 present() { # probe
 	case $1 in
 	/*) [ -e "$1" ] ;;
-	py:*) python3 -c "import ${1#py:}" >/dev/null 2>&1 ;;
+	py:*) /usr/bin/python3 -c "import ${1#py:}" >/dev/null 2>&1 ;;
 	*) command -v "$1" >/dev/null 2>&1 ;;
 	esac
 }
