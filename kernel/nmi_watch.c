@@ -19,7 +19,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/apic_timer.h"
 #include "arch/x86/tsc_read.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 #include "kernel/report.h"
 #include "kernel/smp.h"

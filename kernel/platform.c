@@ -14,6 +14,7 @@
 #include "kernel/panic.h"
 #include "arch/x86/percpu.h"
 #include "kernel/nmi_watch.h"
+#include "kernel/apic_mode.h"
 #include "kernel/smp.h"
 #include "kernel/test.h"
 

@@ -114,10 +114,6 @@ unsigned plat_online_cpus(unsigned *out, unsigned max);
 /* How two CPUs relate; each value prints as its name in lower case
  * without REL_ (plat_cpu_rel_name: "smt_sibling", "same_package", ...). */
 enum cpu_rel { REL_SELF, REL_SMT_SIBLING, REL_SAME_PACKAGE, REL_OTHER_PACKAGE };
-/* Compatibility names (before issue 8). */
-#define REL_SMT		REL_SMT_SIBLING
-#define REL_CORE	REL_SAME_PACKAGE
-#define REL_PACKAGE	REL_OTHER_PACKAGE
 enum cpu_rel plat_cpu_relation(unsigned a, unsigned b);
 const char *plat_cpu_rel_name(enum cpu_rel r);
 /* Up to max online CPUs (not `from`) with relation r to `from`, sampled

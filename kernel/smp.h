@@ -16,12 +16,4 @@ unsigned smp_quiesce(void);
 /* Number of CPUs online now. */
 unsigned smp_online_count(void);
 
-/* Compatibility (before issue 8): APIC mode switching moved to
- * kernel/apic_mode.h, CPU relations to kernel/platform.h (plat_cpu_*). */
-#include "kernel/apic_mode.h"
-#include "kernel/platform.h"
-#define cpu_relation		plat_cpu_relation
-#define cpu_rel_name		plat_cpu_rel_name
-#define cpus_with_relation	plat_cpus_with_relation
-
 #endif

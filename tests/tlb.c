@@ -31,7 +31,7 @@
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
 #include "kernel/kernel.h"
-#include "kernel/percpu.h"
+#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 #include "lib/printf.h"
 #include "lib/stats.h"

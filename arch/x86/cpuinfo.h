@@ -11,8 +11,6 @@
 
 enum cpu_vendor { VENDOR_OTHER, VENDOR_INTEL, VENDOR_AMD, VENDOR_HYGON };
 
-/* Compatibility: the old name of struct cpuid_regs. */
-#define cpuid_out cpuid_regs
 typedef struct cpuid_regs (*cpuid_fn)(uint32_t leaf, uint32_t subleaf, void *ctx);
 
 struct cpuinfo {

@@ -15,7 +15,7 @@
 #define CACHE_TYPE_INSTRUCTION	2
 #define CPUID_4_MAX_SUBLEAF	16
 
-static uint64_t leaf_cache_size(struct cpuid_out r)
+static uint64_t leaf_cache_size(struct cpuid_regs r)
 {
 	uint64_t ways = ((r.ebx >> 22) & 0x3ff) + 1, parts = ((r.ebx >> 12) & 0x3ff) + 1;
 	uint64_t line = (r.ebx & 0xfff) + 1, sets = (uint64_t)r.ecx + 1;
@@ -29,7 +29,7 @@ static bool walk_cache_leaf(struct meminfo *mi, cpuid_fn fn, void *ctx, uint32_t
 	bool found = false;
 
 	for (uint32_t sub = 0; sub < CPUID_4_MAX_SUBLEAF; sub++) {
-		struct cpuid_out r = fn(leaf, sub, ctx);
+		struct cpuid_regs r = fn(leaf, sub, ctx);
 		unsigned type = r.eax & 0x1f, level = (r.eax >> 5) & 7;
 
 		if (type == CACHE_TYPE_NONE)
@@ -49,7 +49,7 @@ static bool walk_cache_leaf(struct meminfo *mi, cpuid_fn fn, void *ctx, uint32_t
 
 void meminfo_decode(struct meminfo *mi, cpuid_fn fn, void *ctx)
 {
-	struct cpuid_out r = fn(0, 0, ctx);
+	struct cpuid_regs r = fn(0, 0, ctx);
 	uint32_t max_leaf = r.eax;
 	char vendor[13];
 

@@ -126,16 +126,4 @@ static inline __attribute__((always_inline)) uint64_t tsc_read(enum tsc_reader r
 	}
 }
 
-/* Compatibility names (before issue 8) whose meaning did not change.
- * NOTE: the old rdtsc() (LFENCE;RDTSC) is now rdtsc_ordered(), and the
- * old rdtsc_lfence() (LFENCE;RDTSC) is now lfence_rdtsc(): those two
- * names now mean RDTSC and RDTSC;LFENCE, as their log tokens do. */
-#define rdtsc_plain()		rdtsc()
-#define rdtsc_then_lfence()	rdtsc_lfence()
-#define rdtscp_read()		rdtscp()
-#define rdtsc_mfence_lfence()	mfence_lfence_rdtsc()
-#define rdtsc_fenced()		lfence_rdtsc_lfence()
-#define rdtsc_cpuid()		cpuid_rdtsc()
-#define rdtsc_serialize()	serialize_rdtsc()
-
 #endif

@@ -16,7 +16,7 @@
 /* ------------------------------------------------------- fake CPUID --- */
 struct leaf {
 	uint32_t leaf, sub;
-	struct cpuid_out r;
+	struct cpuid_regs r;
 };
 
 struct cpu {
@@ -24,14 +24,14 @@ struct cpu {
 	unsigned n;
 };
 
-static struct cpuid_out fake(uint32_t leaf, uint32_t sub, void *ctx)
+static struct cpuid_regs fake(uint32_t leaf, uint32_t sub, void *ctx)
 {
 	const struct cpu *c = ctx;
 
 	for (unsigned i = 0; i < c->n; i++)
 		if (c->t[i].leaf == leaf && c->t[i].sub == sub)
 			return c->t[i].r;
-	return (struct cpuid_out){ 0, 0, 0, 0 };
+	return (struct cpuid_regs){ 0, 0, 0, 0 };
 }
 
 /* CPUID.0 returns the vendor string in EBX, EDX, ECX: "GenuineIntel" is

@@ -19,7 +19,7 @@
 
 static uint64_t xcr0_os(void)
 {
-	struct cpuid_out r = cpuid_native(1, 0, NULL);
+	struct cpuid_regs r = cpuid_native(1, 0, NULL);
 	uint32_t lo, hi;
 
 	if (!(r.ecx & (1u << 27)))	/* OSXSAVE: the OS enabled XGETBV */
