@@ -98,7 +98,10 @@ static size_t measure(const struct fence *f, unsigned nlines, volatile uint64_t 
 		return 0;
 	end = lfence_rdtsc() + cap;
 	for (size_t n = 0; n < want; n++) {
-		if (n >= 3 && lfence_rdtsc() > end) {
+		/* The time cap ends the run once 3 trials were usable: under a
+		 * hypervisor an exit inside the window often makes U slower
+		 * than 2U, and 3 trials with 2 dropped say nothing. */
+		if (k >= 3 && lfence_rdtsc() > end) {
 			*trials = n;
 			break;
 		}
@@ -172,7 +175,11 @@ static void run(struct test_ctx *t, unsigned nlines)
 				       (unsigned long long)p50,
 				       (unsigned long long)(p50 * 1000000000ull / plat_tsc_hz()));
 		}
-		t_check(t, k > trials / 2, "%s: only %zu of %zu trials usable", f->name, k, trials);
+		/* Most trials must be usable (else the window was interrupted
+		 * more often than not); a time-capped run of a few trials needs
+		 * only its 3 usable ones. */
+		t_check(t, k > trials / 2 || (trials < 20 && k >= 3), "%s: only %zu of %zu trials usable",
+			f->name, k, trials);
 		measured++;
 	}
 	t_check(t, measured >= 6, "only %u instructions could be measured", measured);
