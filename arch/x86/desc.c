@@ -1,17 +1,8 @@
 /* GDT, TSS and IDT setup (SDM vol. 3 §3.4.5, §6.10-6.14, §8.7). */
 #include "arch/x86/desc.h"
 #include "arch/x86/percpu.h"
+#include "arch/x86/trapnr.h"
 #include "lib/string.h"
-
-struct idt_gate {
-	uint16_t off_lo;
-	uint16_t sel;
-	uint8_t ist;
-	uint8_t type_attr;
-	uint16_t off_mid;
-	uint32_t off_hi;
-	uint32_t reserved;
-} __attribute__((packed));
 
 struct desc_ptr {
 	uint16_t limit;
@@ -21,28 +12,18 @@ struct desc_ptr {
 static struct idt_gate idt[256] __attribute__((aligned(16)));
 extern const uint64_t isr_stub_table[256];
 
-#define GATE_INTERRUPT_P_DPL0	0x8e
-
 void idt_build(void)
 {
 	for (unsigned v = 0; v < 256; v++) {
-		uint64_t a = isr_stub_table[v];
 		uint8_t ist = 0;
 
-		if (v == 2)
+		if (v == X86_TRAP_NMI)
 			ist = IST_NMI;
-		else if (v == 8)
+		else if (v == X86_TRAP_DF)
 			ist = IST_DF;
-		else if (v == 18)
+		else if (v == X86_TRAP_MC)
 			ist = IST_MC;
-		idt[v] = (struct idt_gate){
-			.off_lo = (uint16_t)a,
-			.sel = KERNEL_CS,
-			.ist = ist,
-			.type_attr = GATE_INTERRUPT_P_DPL0,
-			.off_mid = (uint16_t)(a >> 16),
-			.off_hi = (uint32_t)(a >> 32),
-		};
+		idt[v] = idt_interrupt_gate(isr_stub_table[v], KERNEL_CS, ist);
 	}
 }
 

@@ -99,18 +99,11 @@ static struct {
 } strays __attribute__((aligned(16)));
 static bool stray_reported[STRAYS_MAX];
 
-struct idt_gate64 {
-	uint16_t off_lo, sel;
-	uint8_t ist, type_attr;
-	uint16_t off_mid;
-	uint32_t off_hi, reserved;
-} __attribute__((packed));
-
 /* Park IDT: every exception vector (NMI and #MC are what a halted CPU with
  * IF=0 can still take) leads back into the halt loop, on the stray's own
  * stack; nothing returns, so the frame is never read. */
 #define PARK_VECTORS	32
-static struct idt_gate64 park_idt[PARK_VECTORS] __attribute__((aligned(16)));
+static struct idt_gate park_idt[PARK_VECTORS] __attribute__((aligned(16)));
 
 static void ap_entry(struct percpu *p) __attribute__((noreturn, used));
 
@@ -170,10 +163,7 @@ static void install_trampoline(uint32_t flags)
 	TRAMP_FIELD(uint32_t, tramp_target) = 0xffffffffu;
 	/* Gates use selector 0x08, the trampoline GDT's 64-bit code. */
 	for (unsigned v = 0; v < PARK_VECTORS; v++)
-		park_idt[v] = (struct idt_gate64){
-			.off_lo = (uint16_t)park, .sel = 0x08, .type_attr = 0x8e,
-			.off_mid = (uint16_t)(park >> 16), .off_hi = (uint32_t)(park >> 32),
-		};
+		park_idt[v] = idt_interrupt_gate(park, 0x08, 0);
 	/* Limit, then the 8-byte base.  The trampoline page is RAM, not
 	 * MMIO: plain stores, ordered by the mfence before the first INIT. */
 	uint64_t park_idt_base = (uint64_t)(uintptr_t)park_idt;
