@@ -78,11 +78,11 @@ while IFS= read -r line; do
 done < <(tests/host/check-seam.sh)
 # ... and the check does catch a suite that reaches below the seam.
 ctl=$(mktemp -d)/planted.c
-printf '#include "kernel/test.h"\n#include "kernel/percpu.h"\nSUITE_HOSTED(planted, 1, "x");\n' >"$ctl"
-if tests/host/check-seam.sh "$ctl" | grep -q '^FAIL seam-planted: includes #include "kernel/percpu.h"'; then
+printf '#include "kernel/test.h"\n#include "arch/x86/percpu.h"\nSUITE_HOSTED(planted, 1, "x");\n' >"$ctl"
+if tests/host/check-seam.sh "$ctl" | grep -q '^FAIL seam-planted: includes #include "arch/x86/percpu.h"'; then
 	result PASS seam-control
 else
-	result FAIL seam-control "check-seam.sh did not reject a hosted suite including kernel/percpu.h"
+	result FAIL seam-control "check-seam.sh did not reject a hosted suite including arch/x86/percpu.h"
 fi
 rm -rf "$(dirname "$ctl")"
 # Layering: boot/ and arch/x86/ are the hardware floor and include nothing
