@@ -10,6 +10,16 @@ const char cmdline_valid_options[] =
 	"console= tests= skip= quick verbose nosmp novga nofb iters= seed= cpus= "
 	"timeout= ap_timeout= exit= apic= simulate= smpboot=";
 
+/* simulate= values, in the order the canonical form lists them. */
+static const struct {
+	const char *name;
+	uint32_t bit;
+} sim_names[] = {
+	{ "x2apic-nostick", SIM_X2APIC_NOSTICK }, { "ap-nostart", SIM_AP_NOSTART },
+	{ "ap-alias", SIM_AP_ALIAS }, { "ap-late", SIM_AP_LATE },
+};
+#define NSIM (sizeof(sim_names) / sizeof(sim_names[0]))
+
 static void error(struct options *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -247,14 +257,14 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 			struct slice r = val, item;
 
 			while (slice_next(&r, ",", &item)) {
-				if (slice_eq(item, "x2apic-nostick"))
-					o->simulate |= SIM_X2APIC_NOSTICK;
-				else if (slice_eq(item, "ap-nostart"))
-					o->simulate |= SIM_AP_NOSTART;
-				else if (slice_eq(item, "ap-alias"))
-					o->simulate |= SIM_AP_ALIAS;
+				unsigned k = 0;
+
+				while (k < NSIM && !slice_eq(item, sim_names[k].name))
+					k++;
+				if (k < NSIM)
+					o->simulate |= sim_names[k].bit;
 				else
-					error(o, "cmdline: simulate=%s: valid values are x2apic-nostick, ap-nostart, ap-alias",
+					error(o, "cmdline: simulate=%s: valid values are x2apic-nostick, ap-nostart, ap-alias, ap-late",
 					      echo(item, e, sizeof(e)));
 			}
 		} else if (slice_eq(key, "smpboot")) {
@@ -317,13 +327,12 @@ int cmdline_format(const struct options *o, char *buf, size_t size)
 		    o->exit_mode == EXIT_QEMU ? "qemu" : o->exit_mode == EXIT_HALT ? "halt" : "reboot");
 	if (o->apic != APIC_AUTO)
 		ADD("%sapic=%s", len ? " " : "", o->apic == APIC_XAPIC ? "xapic" : "x2apic");
-	if (o->simulate)
-		ADD("%ssimulate=%s%s%s%s%s", len ? " " : "",
-		    (o->simulate & SIM_X2APIC_NOSTICK) ? "x2apic-nostick" : "",
-		    (o->simulate & SIM_X2APIC_NOSTICK) && (o->simulate & ~SIM_X2APIC_NOSTICK) ? "," : "",
-		    (o->simulate & SIM_AP_NOSTART) ? "ap-nostart" : "",
-		    (o->simulate & SIM_AP_NOSTART) && (o->simulate & SIM_AP_ALIAS) ? "," : "",
-		    (o->simulate & SIM_AP_ALIAS) ? "ap-alias" : "");
+	for (unsigned k = 0, first = 1; k < NSIM; k++) {
+		if (!(o->simulate & sim_names[k].bit))
+			continue;
+		ADD("%s%s", first ? (len ? " simulate=" : "simulate=") : ",", sim_names[k].name);
+		first = 0;
+	}
 	if (o->smpboot == SMPBOOT_SERIAL)
 		ADD("%ssmpboot=serial", len ? " " : "");
 #undef ADD

@@ -13,6 +13,9 @@
  *   simulate=ap-alias          test hook: the first AP start is broadcast
  *                              (every AP answers it) and the second AP
  *                              identifies itself as the first
+ *   simulate=ap-late           test hook: the first AP's SIPI is held back
+ *                              until it has been given up, to exercise the
+ *                              late-arrival path
  *   smpboot=parallel|serial    start all APs at once (default) or one by one
  *
  * A first token that looks like the kernel's path (QEMU and some loaders
@@ -36,6 +39,7 @@ enum apic_pref { APIC_AUTO = 0, APIC_XAPIC, APIC_X2APIC };
 #define SIM_X2APIC_NOSTICK	(1u << 0)
 #define SIM_AP_NOSTART		(1u << 1)
 #define SIM_AP_ALIAS		(1u << 2)
+#define SIM_AP_LATE		(1u << 3)
 
 enum smpboot_mode { SMPBOOT_PARALLEL = 0, SMPBOOT_SERIAL };
 

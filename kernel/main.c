@@ -213,6 +213,7 @@ void kmain(uint32_t magic, uint32_t info)
 		.serial = boot_options.smpboot == SMPBOOT_SERIAL,
 		.sim_ap_nostart = boot_options.simulate & SIM_AP_NOSTART,
 		.sim_ap_alias = boot_options.simulate & SIM_AP_ALIAS,
+		.sim_ap_late = boot_options.simulate & SIM_AP_LATE,
 	};
 
 	smpboot_start_aps(&sp, &acpi, &sr);

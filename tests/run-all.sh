@@ -119,6 +119,7 @@ while IFS= read -r line; do
 	[ "$name" != "$rest" ] && detail=${rest#*: }
 	result "$status" "$name" "$detail"
 done < <(tests/host/check-report.sh "$BUILD" 2>&1; timeout 300 tests/host/check-capture.py "$BUILD" 2>&1
+	  timeout 300 /usr/bin/python3 tests/host/fuzz-report.py "$BUILD" 2>&1
 	  timeout 1200 tests/host/check-lava.sh "$BUILD" 2>&1)
 fi
 

@@ -378,6 +378,29 @@ static void give_up(unsigned i, unsigned timeout_ms)
 	apic_wait_icr_idle(1000);
 }
 
+/* simulate=ap-late: the first AP's SIPI was held back until it was given
+ * up; send it now (give_up() has just left it in wait-for-SIPI) and wait,
+ * bounded by the AP timeout, for it to reach the slot table, find its slot
+ * given up and park: the path a real AP takes when it starts after the
+ * BSP stopped waiting for it. */
+static void sim_late_start(unsigned timeout_ms)
+{
+	uint32_t vector = (uint32_t)((uintptr_t)tramp >> 12);
+	unsigned before = strays.count;
+	uint64_t end;
+
+	arch_diag("smp: simulate=ap-late: APIC ID %u given up with its SIPI held back; sending it now",
+		  slots[0].apic_id);
+	apic_start_ipi(slots[0].apic_id, APIC_DM_STARTUP | vector, false);
+	slot_sipis[0]++;
+	end = rdtsc() + tsc_ms_to_cycles(timeout_ms);
+	while (__atomic_load_n(&strays.count, __ATOMIC_ACQUIRE) == before && rdtsc() < end)
+		cpu_relax();
+	if (__atomic_load_n(&strays.count, __ATOMIC_ACQUIRE) == before)
+		arch_error("smp", "simulate=ap-late: APIC ID %u did not arrive within %u ms of its late SIPI",
+			   slots[0].apic_id, timeout_ms);
+}
+
 static bool online(unsigned i)
 {
 	return __atomic_load_n(&slot_cpu(i)->stage, __ATOMIC_ACQUIRE) == AP_ONLINE;
@@ -390,7 +413,7 @@ static bool online(unsigned i)
 static void start_parallel(bool slow, unsigned timeout_ms, bool *seen)
 {
 	uint32_t vector = (uint32_t)((uintptr_t)tramp >> 12);
-	bool sim_nostart = prm.sim_ap_nostart, sim_alias = prm.sim_ap_alias;
+	bool sim_nostart = prm.sim_ap_nostart || prm.sim_ap_late, sim_alias = prm.sim_ap_alias;
 
 	for (unsigned i = 0; i < nslots; i++)
 		slots[i].state = SLOT_ARMED;
@@ -445,6 +468,8 @@ static void start_parallel(bool slow, unsigned timeout_ms, bool *seen)
 	for (unsigned i = 0; i < nslots; i++)
 		if (!seen[i])
 			give_up(i, timeout_ms);
+	if (prm.sim_ap_late && !seen[0])
+		sim_late_start(timeout_ms);
 	/* Anyone who came online while the others were given up. */
 	for (unsigned i = 0; i < nslots; i++)
 		if (!seen[i] && online(i))
@@ -480,7 +505,7 @@ static void start_serial(bool slow, unsigned timeout_ms, bool *seen)
 		apic_start_ipi(id, APIC_DM_INIT | APIC_INT_LEVELTRIG, bcast);
 		unsigned before = sign_of_life();
 
-		for (int r = 0; r < (prm.sim_ap_nostart && i == 0 ? 0 : 2); r++) {
+		for (int r = 0; r < ((prm.sim_ap_nostart || prm.sim_ap_late) && i == 0 ? 0 : 2); r++) {
 			tsc_delay_us(slow ? 300 : 10);
 			apic_start_ipi(id, APIC_DM_STARTUP | vector, bcast);
 			slot_sipis[i]++;
@@ -504,6 +529,8 @@ static void start_serial(bool slow, unsigned timeout_ms, bool *seen)
 		collect(i, rdtsc(), seen);
 		if (!seen[i])
 			give_up(i, timeout_ms);
+		if (prm.sim_ap_late && i == 0 && !seen[0])
+			sim_late_start(timeout_ms);
 		/* Let an aliased second CPU reach the slot table before the
 		 * next start changes the target (bounded; it only affects
 		 * which start the report names). */

@@ -28,6 +28,7 @@ struct smpboot_params {
 	bool serial;			/* smpboot=serial */
 	bool sim_ap_nostart;		/* simulate=ap-nostart */
 	bool sim_ap_alias;		/* simulate=ap-alias */
+	bool sim_ap_late;		/* simulate=ap-late */
 };
 
 struct smpboot_result {

@@ -42,7 +42,7 @@ static void check_invariants(const struct options *x)
 	}
 	assert_true(x->exit_mode <= EXIT_REBOOT);
 	assert_true(x->apic <= APIC_X2APIC);
-	assert_int_equal(x->simulate & ~(SIM_X2APIC_NOSTICK | SIM_AP_NOSTART | SIM_AP_ALIAS), 0);
+	assert_int_equal(x->simulate & ~(SIM_X2APIC_NOSTICK | SIM_AP_NOSTART | SIM_AP_ALIAS | SIM_AP_LATE), 0);
 	assert_true(x->smpboot <= SMPBOOT_SERIAL);
 }
 
@@ -615,6 +615,15 @@ static void test_enums_and_simulate(void **state)
 	assert_non_null(strstr(buf, "smpboot=serial"));
 	assert_int_equal(cmdline_parse(buf, strlen(buf), &back), 0);
 	assert_true(options_equal(&o, &back));
+	/* all four hooks, in the canonical order whatever the given one */
+	assert_int_equal(parse("simulate=ap-late,x2apic-nostick,ap-alias,ap-nostart"), 0);
+	assert_int_equal(o.simulate, SIM_AP_LATE | SIM_X2APIC_NOSTICK | SIM_AP_ALIAS | SIM_AP_NOSTART);
+	cmdline_format(&o, buf, sizeof(buf));
+	assert_string_equal(buf, "simulate=x2apic-nostick,ap-nostart,ap-alias,ap-late");
+	assert_int_equal(cmdline_parse(buf, strlen(buf), &back), 0);
+	assert_true(options_equal(&o, &back));
+	assert_int_equal(parse("simulate=ap-late"), 0);
+	assert_int_equal(o.simulate, SIM_AP_LATE);
 	parse("smpboot=parallel");
 	assert_int_equal(o.smpboot, SMPBOOT_PARALLEL);
 	assert_int_equal(parse("smpboot=both"), 1);
