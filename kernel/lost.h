@@ -2,8 +2,11 @@
 #ifndef RINGLAB_KERNEL_LOST_H
 #define RINGLAB_KERNEL_LOST_H
 
+#include <stdbool.h>
+
 /* Measure the boot stall and set plat_lost_us(); prints one "# lost:"
- * line.  Call once, with the APs online. */
-void lost_calibrate(void);
+ * line.  Call once, with the APs online; quick spins for a shorter
+ * window (the quick profile's boot-time budget). */
+void lost_calibrate(bool quick);
 
 #endif

@@ -223,7 +223,7 @@ void kmain(uint32_t magic, uint32_t info)
 	print_identity(&sr);
 	rep_id("seed", "%llu", (unsigned long long)seed);
 	print_boot_details();
-	lost_calibrate();
+	lost_calibrate(boot_options.quick);
 	nmi_watch_start();
 	bsp.activity = "runner";
 	runner_select(&boot_options, &tot);
