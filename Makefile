@@ -31,7 +31,7 @@ KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 
 .PHONY: all clean run run-iso run-uefi test hosted host-tests check-host check-build \
 	check-tools check-hosted check-qemu list-qemu help deps FORCE
-all: $(BUILD)/ringlab.elf $(BUILD)/ringlab.iso
+all: $(BUILD)/ringlab.elf $(BUILD)/ringlab.iso $(BUILD)/mbforge.elf
 
 help:
 	@echo 'ringlab targets (variables: ACCEL=auto|kvm|tcg SMP=N RUN_ARGS="..." CASE=name):'
@@ -102,6 +102,27 @@ $(BUILD)/ringlab.iso: $(BUILD)/ringlab.elf iso/grub.cfg | deps
 	cp iso/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isodir -- -volid RINGLAB 2>$(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+# --------------------------------------------------------------- mbforge ---
+# Test tooling for the QEMU fault matrix (tests/qemu/mbforge/mbforge.c): a
+# 32-bit multiboot1 kernel that loads ringlab.elf (its -initrd module) and
+# enters it with a forged multiboot2 information structure.  Not linked
+# into the kernel; its own flags.
+MBFORGE_CFLAGS := -m32 -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding -fno-builtin \
+	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -fno-pic -fno-pie \
+	-mgeneral-regs-only -fno-stack-protector -fno-asynchronous-unwind-tables \
+	-fno-tree-loop-distribute-patterns -ffile-prefix-map=$(CURDIR)=. -MMD -MP
+MBFORGE_LDFLAGS := -m32 -nostdlib -static -no-pie -Wl,--build-id=none \
+	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments -T tests/qemu/mbforge/mbforge.ld
+
+$(BUILD)/mbforge/mbforge.o: tests/qemu/mbforge/mbforge.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(MBFORGE_CFLAGS) -c $< -o $@
+$(BUILD)/mbforge/entry.o: tests/qemu/mbforge/entry.asm | deps
+	@mkdir -p $(dir $@)
+	$(NASM) -f elf32 -w+all -Werror $< -o $@
+$(BUILD)/mbforge.elf: $(BUILD)/mbforge/entry.o $(BUILD)/mbforge/mbforge.o tests/qemu/mbforge/mbforge.ld
+	$(LD) $(MBFORGE_LDFLAGS) -o $@ $(BUILD)/mbforge/entry.o $(BUILD)/mbforge/mbforge.o
 
 # ------------------------------------------------------------- host side ---
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -DRINGLAB_HOST \

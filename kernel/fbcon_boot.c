@@ -10,6 +10,14 @@
 #define MB2_FB_TYPE_EGA_TEXT	2
 
 static struct fbcon fbcon;
+static uint64_t fb_pa, fb_len;	/* fb_len 0: not in use */
+
+bool fbcon_boot_range(uint64_t *pa, uint64_t *len)
+{
+	*pa = fb_pa;
+	*len = fb_len;
+	return fb_len != 0;
+}
 
 static void fbcon_sink(const char *s, size_t n)
 {
@@ -64,5 +72,7 @@ bool fbcon_boot_start(const struct boot_info *bi, bool off)
 		 mbi_is_uefi(bi) ? "GOP" : "VBE", bi->proto == 1 ? "multiboot1 info" : "multiboot2 tag",
 		 fbcon.cols, fbcon.rows);
 	console_set_screen(fbcon_sink);
+	fb_pa = fb->addr;
+	fb_len = len;
 	return true;
 }

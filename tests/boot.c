@@ -2,6 +2,7 @@
 #include "kernel/test.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/apic.h"
+#include "kernel/fbcon_boot.h"
 #include "kernel/kernel.h"
 #include "kernel/mm.h"
 #include "lib/string.h"
@@ -144,6 +145,20 @@ TEST(boot, identity_map)
 	if (apic_mmio_phys()) {
 		check_identity(t, apic_mmio_phys(), false);
 		checked++;
+	}
+	/* The framebuffer the screen console draws in (only one that passed
+	 * fw_addresses_check(); a refused one is never looked at): mapped to
+	 * itself, uncached, first and last byte. */
+	uint64_t fb_pa, fb_len;
+
+	if (fbcon_boot_range(&fb_pa, &fb_len)) {
+		bool first = check_identity(t, fb_pa, false);
+		bool last = check_identity(t, fb_pa + fb_len - 1, false);
+
+		checked += 2;
+		if (first && last)
+			t_diag(t, "framebuffer console at 0x%llx+0x%llx: identity-mapped uncached",
+			       (unsigned long long)fb_pa, (unsigned long long)fb_len);
 	}
 	/* Negative control: the walker must report what is not mapped. */
 	uint64_t hole = 0x00007f0000000000ull, noncanon = 0x8000000000000000ull;

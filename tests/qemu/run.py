@@ -27,6 +27,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BUILD = os.path.join(ROOT, "build")
 ELF = os.path.join(BUILD, "ringlab.elf")
 ISO = os.path.join(BUILD, "ringlab.iso")
+# Test tooling (tests/qemu/mbforge/mbforge.c): a multiboot1 kernel that
+# loads ringlab.elf from its -initrd module and enters it with a forged
+# multiboot2 information structure, so that a case can hand ringlab what
+# no real loader under QEMU would, e.g. a bad framebuffer tag.
+MBFORGE = os.path.join(BUILD, "mbforge.elf")
 LOGCHECK = os.path.join(BUILD, "logcheck")
 LOGDIR = os.path.join(BUILD, "test-logs")
 QBOOT = "/usr/share/qemu/qboot.rom"
@@ -120,6 +125,14 @@ class Case:
             if not self.machine or not self.machine.startswith("q35"):
                 cmd += ["-bios", QBOOT]
             cmd += ["-kernel", ELF]
+            if self.append is not None:
+                cmd += ["-append", self.append]
+        elif self.media == "mbforge":
+            # qboot, then mbforge with ringlab.elf as its module; append is
+            # mbforge's line: "fb=MODE -- <ringlab's command line>"
+            if not self.machine or not self.machine.startswith("q35"):
+                cmd += ["-bios", QBOOT]
+            cmd += ["-kernel", MBFORGE, "-initrd", ELF]
             if self.append is not None:
                 cmd += ["-append", self.append]
         elif self.media == "iso-bios":
@@ -243,6 +256,41 @@ def madt_table():
     with open(path, "wb") as f:
         f.write(hdr + body)
     return path
+
+
+def fb_bad_case(name, mode, addr, length, why, **kw):
+    """A forged framebuffer tag (tests/qemu/mbforge) that fw_addresses_check()
+    must refuse: one '# error: mbi: framebuffer ... left out' line, the
+    console never started on it, the boot suite no longer sees it, and the
+    run passes.  A dropped optional device is an error line, not a failed
+    case (kernel/main.c: the verdict counts failed cases and configuration
+    errors; fw_addresses_check()'s count does not enter it), as for the
+    HPET cases."""
+    w, h = (1024, 1048576) if mode == "huge" else (1024, 768)
+    return Case(name, media="mbforge", append="fb=%s -- tests=boot quick" % mode,
+                checks=[has(r"^mbforge: kernel from module .*; fb=%s: framebuffer tag %s %dx%dx32 pitch 4096$"
+                            % (mode, addr, w, h), "mbforge forged the fb=%s tag" % mode),
+                        has(r"^# error: mbi: framebuffer %s\+%s \(%dx%d pitch 4096\) %s; left out$"
+                            % (addr, length, w, h, re.escape(why))),
+                        lacks(r"^# error: (?!mbi: framebuffer )", "no other error line"),
+                        lacks(r"^# warning:", "no warning line (nothing tried to map or draw it)"),
+                        lacks(r"^# console: framebuffer", "no framebuffer console"),
+                        lacks(r"# framebuffer at 0x", "boot.mbi no longer sees a framebuffer"),
+                        idval("boot", r"^multiboot2 \(mbforge\)$"), idval("loader", "^mbforge$"),
+                        idval("cmdline", "^tests=boot quick$"), result_is("boot", "ok"),
+                        result_is("mbi", "ok")], **kw)
+
+
+def fb_good_tag_used():
+    rx_forged = re.compile(r"^mbforge: .*; fb=good: framebuffer tag (0x[0-9a-f]+) 1024x768x32 pitch 4096 "
+                           r"\(bochs VGA BAR0", re.M)
+    rx_con = re.compile(r"^# console: framebuffer 1024x768 32bpp at (0x[0-9a-f]+) \(VBE, multiboot2 tag\), "
+                        r"128x48 text cells$", re.M)
+
+    def check(log):
+        a, b = rx_forged.search(log), rx_con.search(log)
+        return bool(a and b) and a.group(1) == b.group(1)
+    return ("the framebuffer console started on the forged tag's address (the bochs VGA BAR)", check)
 
 
 # --- screen console helpers (issue 11) ---
@@ -467,6 +515,29 @@ def cases(args):
         Case("hpet-above-maxphyaddr", machine="pc,hpet=off", append="tests=boot quick",
              extra=["-acpitable", "file=" + hpet_table(0x7ff000000000)],
              checks=[has(r"^# error: acpi: HPET base 0x7ff000000000 lies above 2\^MAXPHYADDR")]),
+        # A bad multiboot2 framebuffer tag, forged by tests/qemu/mbforge (no
+        # real loader under QEMU hands one over): each is refused with one
+        # error line before anything maps or draws it; fb-good-control, a
+        # valid tag on the bochs VGA's linear framebuffer, is used.
+        fb_bad_case("fb-bad-in-kernel", "kernel", "0x100000", "0x300000", "overlaps the kernel image"),
+        fb_bad_case("fb-bad-noncanonical", "noncanonical", "0x8000000000000000", "0x300000",
+                    "is not a canonical lower-half address (the identity map ends at 2^47)"),
+        fb_bad_case("fb-bad-maxphys", "maxphys", "0x7ff000000000", "0x300000", "lies above 2^MAXPHYADDR"),
+        # 4 GiB from 0xfd000000 reaches the RAM QEMU puts above 4 GiB (5G: 3 GiB below, 2 above)
+        fb_bad_case("fb-bad-huge", "huge", "0xfd000000", "0x100000000",
+                    "overlaps RAM (memory-map type 1/3/4)", mem="5G"),
+        fb_bad_case("fb-bad-wrap", "wrap", "0xfffffffffffff000", "0x300000", "wraps past 2^64"),
+        Case("fb-good-control", media="mbforge", append="fb=good -- tests=boot quick",
+             extra=["-vga", "std"],
+             checks=[fb_good_tag_used(), lacks(r"^# error:"), lacks(r"^# warning:"),
+                     has(r"^    # framebuffer at 0x[0-9a-f]+ 1024x768 bpp 32 pitch 4096 type 1$",
+                         "boot.mbi sees the framebuffer"),
+                     has(r"^    # framebuffer console at 0x[0-9a-f]+\+0x300000: identity-mapped uncached$",
+                         "boot.identity_map checked the framebuffer's map (uncached)"),
+                     result_is("identity_map", "ok"),
+                     idval("boot", r"^multiboot2 \(mbforge\)$"), idval("cmdline", "^tests=boot quick$"),
+                     has(r"^# acpi: rsdp rev \d+ from multiboot2-tag1[45],", "the RSDP came from mbforge's tag"),
+                     result_is("boot", "ok"), result_is("mbi", "ok")]),
         # SeaBIOS lists one MP processor entry per package: one core each
         TweakedCase("acpi-off-mptable", smp="4,sockets=4,cores=1,threads=1", machine="pc,acpi=off",
                     bios="/usr/share/seabios/bios-256k.bin", append="tests=smp,boot quick",

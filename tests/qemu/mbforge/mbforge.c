@@ -1,0 +1,780 @@
+/* mbforge: a multiboot2 "forger" for ringlab's QEMU fault matrix (issue 12).
+ *
+ * Test tooling, not part of the kernel.  QEMU's -kernel loader speaks only
+ * multiboot1 (no framebuffer info) and GRUB hands over only what the
+ * firmware gave it, so neither can give ringlab a bad framebuffer tag.
+ * mbforge is a small 32-bit multiboot1 kernel that QEMU boots with
+ *
+ *   qemu-system-x86_64 ... -kernel build/mbforge.elf -initrd build/ringlab.elf \
+ *       -append "fb=kernel -- tests=boot quick"
+ *
+ * It reads the multiboot1 information (every length checked), loads the
+ * module's ELF64 PT_LOAD segments at their physical addresses (the part
+ * past p_filesz zeroed), builds a multiboot2 information structure and
+ * enters ringlab's 32-bit entry point the way a multiboot2 loader does
+ * (spec §3.3: protected mode, paging off, flat segments, interrupts off,
+ * EAX = 0x36d76289, EBX = the info's physical address).
+ *
+ * Command line (its own, from -append; QEMU puts the image's file name
+ * first, which is skipped):
+ *   fb=MODE   the framebuffer tag (type 8) to forge, 1024x768, 32 bpp RGB:
+ *             none          no framebuffer tag (the default)
+ *             good          the bochs VGA linear framebuffer (-vga std: PCI
+ *                           1234:1111 BAR0 from a bus-0 scan, set to
+ *                           0xfd000000 when unassigned, as under qboot; the
+ *                           same address without the device), pitch 4096:
+ *                           a valid tag, the positive control
+ *             kernel        at ringlab's own load address (its lowest PT_LOAD)
+ *             noncanonical  at 0x8000000000000000
+ *             maxphys       at 0x7ff000000000, above MAXPHYADDR (below 2^47)
+ *             huge          at 0xfd000000 but 1048576 lines of 4096 bytes:
+ *                           4 GiB, reaching the RAM above 4 GiB
+ *             wrap          at 0xfffffffffffff000: base + size wraps 2^64
+ *   --        the rest of the line, verbatim, is ringlab's command line
+ *             (the multiboot2 command-line tag; empty when absent).  A
+ *             separator in -append rather than the -initrd module string,
+ *             because QEMU splits -initrd at commas (tests=boot,cpu).
+ *
+ * The multiboot2 information has, in this order: the command line (1),
+ * the boot loader name "mbforge" (2), basic meminfo (4, from mb1's
+ * mem_lower/mem_upper), the memory map (6, converted from mb1's), the
+ * ACPI RSDP (14, and 15 for a revision >= 2 RSDP) when the BIOS areas
+ * hold one with a good checksum, the framebuffer (8) as chosen, and the
+ * end tag.
+ *
+ * Anything off (no module, not an x86-64 ELF executable, a segment outside
+ * RAM, above 4 GiB or on mbforge or the module, an unknown option) stops
+ * with "mbforge: error: ..." on COM1 and an isa-debug-exit write of 3
+ * (QEMU exits with 7), or HLT where there is no such device.  On success
+ * one "mbforge: ..." line precedes ringlab's log (logcheck judges the run
+ * from its "KTAP version 1" line, so it is ignored). */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define COM1			0x3f8
+#define DEBUG_EXIT_PORT		0xf4
+
+#define MB1_LOADER_MAGIC	0x2badb002u
+#define MB1_INFO_MEM		(1u << 0)
+#define MB1_INFO_CMDLINE	(1u << 2)
+#define MB1_INFO_MODS		(1u << 3)
+#define MB1_INFO_MMAP		(1u << 6)
+#define MB1_INFO_SIZE		52	/* flags .. mmap_addr: all that is read */
+#define MB1_MMAP_MAX		(64u * 1024)
+#define CMDLINE_MAX		4096
+
+#define MB2_TAG_END		0
+#define MB2_TAG_CMDLINE		1
+#define MB2_TAG_LOADER		2
+#define MB2_TAG_MEMINFO		4
+#define MB2_TAG_MMAP		6
+#define MB2_TAG_FB		8
+#define MB2_TAG_ACPI_OLD	14
+#define MB2_TAG_ACPI_NEW	15
+#define MB2_FB_TYPE_RGB		1
+
+#define PT_LOAD			1
+#define PF_X			1
+#define MAX_SEGS		16
+
+extern char __mbforge_start[], __mbforge_end[];
+void mbforge_main(uint32_t magic, uint32_t info) __attribute__((noreturn));
+void mbforge_enter(uint32_t entry, uint32_t mb2_info) __attribute__((noreturn));
+
+/* gcc may emit calls to these for struct copies. */
+void *memcpy(void *d, const void *s, size_t n);
+void *memset(void *d, int c, size_t n);
+
+void *memcpy(void *d, const void *s, size_t n)
+{
+	uint8_t *dp = d;
+	const uint8_t *sp = s;
+
+	while (n--)
+		*dp++ = *sp++;
+	return d;
+}
+
+void *memset(void *d, int c, size_t n)
+{
+	uint8_t *dp = d;
+
+	while (n--)
+		*dp++ = (uint8_t)c;
+	return d;
+}
+
+static size_t str_len(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n])
+		n++;
+	return n;
+}
+
+static bool str_eq(const char *a, size_t alen, const char *b)
+{
+	size_t blen = str_len(b, 64);
+
+	if (alen != blen)
+		return false;
+	for (size_t i = 0; i < alen; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* ------------------------------------------------------------ console --- */
+
+static inline void outb(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline void outl(uint16_t port, uint32_t v)
+{
+	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static void putc_serial(char c)
+{
+	/* bounded wait for THRE: the UART may be absent */
+	for (unsigned i = 0; i < 100000 && !(inb(COM1 + 5) & 0x20); i++)
+		;
+	outb(COM1, (uint8_t)c);
+}
+
+static void puts_serial(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n')
+			putc_serial('\r');
+		putc_serial(*s);
+	}
+}
+
+static void puthex(uint64_t v)
+{
+	char buf[19];
+	int i = 18;
+
+	buf[i] = '\0';
+	do {
+		buf[--i] = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	buf[--i] = 'x';
+	buf[--i] = '0';
+	puts_serial(buf + i);
+}
+
+static void putdec(uint32_t v)
+{
+	char buf[11];
+	int i = 10;
+
+	buf[i] = '\0';
+	do {
+		buf[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	puts_serial(buf + i);
+}
+
+static __attribute__((noreturn)) void stop(void)
+{
+	outb(DEBUG_EXIT_PORT, 3);	/* QEMU isa-debug-exit: exit status 7 */
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+/* "mbforge: error: <what> <value>" and stop. */
+static __attribute__((noreturn)) void refuse(const char *what, uint64_t value)
+{
+	puts_serial("mbforge: error: ");
+	puts_serial(what);
+	puts_serial(" ");
+	puthex(value);
+	puts_serial("; not starting the kernel\n");
+	stop();
+}
+
+/* ---------------------------------------------------- physical memory --- */
+
+/* Paging is off: a physical address below 4 GiB is a pointer.  A range
+ * must not wrap the 32-bit address space or start at 0. */
+static const uint8_t *phys(uint32_t pa, uint32_t len, const char *what)
+{
+	if (pa == 0 || (uint64_t)pa + len > 0x100000000ull)
+		refuse(what, pa);
+	const uint8_t *p = (const uint8_t *)(uintptr_t)pa;
+
+	__asm__("" : "+r"(p));	/* an address, not an object gcc can size */
+	return p;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+/* ------------------------------------------------------------ options --- */
+
+enum fb_mode { FB_NONE, FB_GOOD, FB_KERNEL, FB_NONCANONICAL, FB_MAXPHYS, FB_HUGE, FB_WRAP };
+
+static const char *const fb_names[] = {
+	[FB_NONE] = "none", [FB_GOOD] = "good", [FB_KERNEL] = "kernel",
+	[FB_NONCANONICAL] = "noncanonical", [FB_MAXPHYS] = "maxphys", [FB_HUGE] = "huge",
+	[FB_WRAP] = "wrap",
+};
+
+static char own_cmdline[CMDLINE_MAX];
+static enum fb_mode fb_mode = FB_NONE;
+static const char *kernel_cmdline = "";
+
+static void parse_options(void)
+{
+	char *s = own_cmdline;
+	bool first = true;
+
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		char *tok = s;
+		size_t n = 0;
+
+		while (tok[n] && tok[n] != ' ')
+			n++;
+		s = tok + n;
+		if (str_eq(tok, n, "--")) {
+			while (*s == ' ')
+				s++;
+			kernel_cmdline = s;
+			break;
+		}
+		if (n > 3 && tok[0] == 'f' && tok[1] == 'b' && tok[2] == '=') {
+			unsigned m;
+
+			for (m = 0; m < sizeof(fb_names) / sizeof(fb_names[0]); m++)
+				if (str_eq(tok + 3, n - 3, fb_names[m]))
+					break;
+			if (m == sizeof(fb_names) / sizeof(fb_names[0])) {
+				tok[n] = '\0';
+				puts_serial("mbforge: error: unknown fb= mode '");
+				puts_serial(tok + 3);
+				puts_serial("' (none, good, kernel, noncanonical, maxphys, huge, wrap)\n");
+				stop();
+			}
+			fb_mode = (enum fb_mode)m;
+		} else {
+			bool has_eq = false;
+
+			for (size_t i = 0; i < n; i++)
+				has_eq |= tok[i] == '=';
+			if (!first || has_eq) {
+				tok[n] = '\0';
+				puts_serial("mbforge: error: unknown option '");
+				puts_serial(tok);
+				puts_serial("' (fb=MODE, then -- and the kernel's command line)\n");
+				stop();
+			}
+			/* else the image's file name, which QEMU puts first */
+		}
+		first = false;
+	}
+}
+
+/* ---------------------------------------------------------------- ELF --- */
+
+struct seg {
+	uint64_t offset, paddr, filesz, memsz;
+	uint32_t flags;
+};
+
+static struct seg segs[MAX_SEGS];
+static unsigned nsegs;
+static uint32_t kernel_entry;
+static uint64_t kernel_low = ~0ull;
+
+struct ram {
+	uint64_t base, len;
+};
+
+static struct ram ram[128];
+static unsigned nram;
+
+static bool in_ram(uint64_t base, uint64_t len)
+{
+	for (unsigned i = 0; i < nram; i++)
+		if (base >= ram[i].base && base + len <= ram[i].base + ram[i].len)
+			return true;
+	return false;
+}
+
+static void elf_plan(const uint8_t *img, uint32_t size, uint32_t mod_start)
+{
+	uint64_t shim = (uintptr_t)__mbforge_start, shim_len = (uintptr_t)__mbforge_end - shim;
+
+	if (size < 64 || img[0] != 0x7f || img[1] != 'E' || img[2] != 'L' || img[3] != 'F')
+		refuse("module is not an ELF file; module size", size);
+	if (img[4] != 2 || img[5] != 1)
+		refuse("module is not a little-endian ELF64; class", img[4]);
+	uint16_t type, machine, phentsize, phnum;
+
+	memcpy(&type, img + 16, 2);
+	memcpy(&machine, img + 18, 2);
+	memcpy(&phentsize, img + 54, 2);
+	memcpy(&phnum, img + 56, 2);
+	uint64_t entry = rd64(img + 24), phoff = rd64(img + 32);
+
+	if (type != 2)
+		refuse("ELF is not an executable (ET_EXEC); e_type", type);
+	if (machine != 62)
+		refuse("ELF is not x86-64; e_machine", machine);
+	if (phentsize < 56)
+		refuse("ELF program header entries too small; e_phentsize", phentsize);
+	if (phnum == 0 || phoff > size || (uint64_t)phnum * phentsize > size - phoff)
+		refuse("ELF program headers lie outside the file; e_phoff", phoff);
+	for (unsigned i = 0; i < phnum; i++) {
+		const uint8_t *ph = img + phoff + (uint64_t)i * phentsize;
+		struct seg s = {
+			.offset = rd64(ph + 8), .paddr = rd64(ph + 24),
+			.filesz = rd64(ph + 32), .memsz = rd64(ph + 40), .flags = rd32(ph + 4),
+		};
+
+		if (rd32(ph) != PT_LOAD || s.memsz == 0)
+			continue;
+		if (nsegs == MAX_SEGS)
+			refuse("ELF has too many PT_LOAD segments; more than", MAX_SEGS);
+		if (s.filesz > s.memsz)
+			refuse("PT_LOAD has p_filesz > p_memsz; p_paddr", s.paddr);
+		if (s.offset > size || s.filesz > size - s.offset)
+			refuse("PT_LOAD file bytes lie outside the module; p_offset", s.offset);
+		if (s.paddr >= 0x100000000ull || s.memsz > 0x100000000ull - s.paddr)
+			refuse("PT_LOAD does not lie below 4 GiB; p_paddr", s.paddr);
+		if (!in_ram(s.paddr, s.memsz))
+			refuse("PT_LOAD is not inside one RAM entry of the memory map; p_paddr", s.paddr);
+		if (overlaps(s.paddr, s.memsz, shim, shim_len))
+			refuse("PT_LOAD overlaps mbforge itself; p_paddr", s.paddr);
+		if (overlaps(s.paddr, s.memsz, mod_start, size))
+			refuse("PT_LOAD overlaps the module it is copied from; p_paddr", s.paddr);
+		for (unsigned j = 0; j < nsegs; j++)
+			if (overlaps(s.paddr, s.memsz, segs[j].paddr, segs[j].memsz))
+				refuse("PT_LOAD segments overlap; p_paddr", s.paddr);
+		if (s.paddr < kernel_low)
+			kernel_low = s.paddr;
+		segs[nsegs++] = s;
+	}
+	if (!nsegs)
+		refuse("ELF has no PT_LOAD segment; e_phnum", phnum);
+	for (unsigned j = 0; j < nsegs; j++)
+		if ((segs[j].flags & PF_X) && entry >= segs[j].paddr &&
+		    entry < segs[j].paddr + segs[j].memsz) {
+			kernel_entry = (uint32_t)entry;
+			return;
+		}
+	refuse("ELF entry point is not inside an executable PT_LOAD segment; e_entry", entry);
+}
+
+static void elf_load(const uint8_t *img)
+{
+	for (unsigned i = 0; i < nsegs; i++) {
+		uint8_t *dst = (uint8_t *)(uintptr_t)segs[i].paddr;
+
+		memcpy(dst, img + segs[i].offset, (size_t)segs[i].filesz);
+		memset(dst + segs[i].filesz, 0, (size_t)(segs[i].memsz - segs[i].filesz));
+	}
+}
+
+/* --------------------------------------------------- multiboot2 info --- */
+
+static uint8_t mb2[32768] __attribute__((aligned(8)));
+static uint32_t mb2_len;
+static unsigned mb2_ntags;
+
+static uint8_t *mb2_reserve(uint32_t n)
+{
+	if (n > sizeof(mb2) - mb2_len)
+		refuse("multiboot2 information does not fit; bytes needed", (uint64_t)mb2_len + n);
+	uint8_t *p = mb2 + mb2_len;
+
+	mb2_len += n;
+	return p;
+}
+
+static void put32(uint32_t v)
+{
+	memcpy(mb2_reserve(4), &v, 4);
+}
+
+static void put64(uint64_t v)
+{
+	memcpy(mb2_reserve(8), &v, 8);
+}
+
+static void put_bytes(const void *p, uint32_t n)
+{
+	memcpy(mb2_reserve(n), p, n);
+}
+
+static uint32_t tag_begin(uint32_t type)
+{
+	uint32_t at = mb2_len;
+
+	put32(type);
+	put32(0);	/* size, set by tag_end() */
+	mb2_ntags++;
+	return at;
+}
+
+/* The size excludes the padding; the next tag starts 8-byte aligned. */
+static void tag_end(uint32_t at)
+{
+	uint32_t size = mb2_len - at;
+
+	memcpy(mb2 + at + 4, &size, 4);
+	while (mb2_len & 7)
+		*mb2_reserve(1) = 0;
+}
+
+static void tag_string(uint32_t type, const char *s)
+{
+	uint32_t at = tag_begin(type);
+
+	put_bytes(s, (uint32_t)str_len(s, CMDLINE_MAX));
+	*mb2_reserve(1) = 0;
+	tag_end(at);
+}
+
+static bool checksum_ok(const uint8_t *p, uint32_t n)
+{
+	uint8_t sum = 0;
+
+	while (n--)
+		sum += *p++;
+	return sum == 0;
+}
+
+/* ACPI §5.2.5.1: "RSD PTR " on a 16-byte boundary in the EBDA's first
+ * KiB or in 0xe0000-0xfffff, 20-byte checksum good. */
+static const uint8_t *rsdp_find(void)
+{
+	const uint8_t *bda = phys(0x40e, 2, "BDA");
+	uint32_t ebda = (uint32_t)(bda[0] | bda[1] << 8) << 4;
+	uint32_t areas[2][2] = { { ebda, 1024 }, { 0xe0000, 0x20000 } };
+
+	for (unsigned a = 0; a < 2; a++) {
+		if (areas[a][0] < 0x400 || areas[a][0] + areas[a][1] > 0x100000)
+			continue;
+		for (uint32_t pa = areas[a][0]; pa + 20 <= areas[a][0] + areas[a][1]; pa += 16) {
+			const uint8_t *p = phys(pa, 20, "RSDP scan");
+
+			if (p[0] == 'R' && p[1] == 'S' && p[2] == 'D' && p[3] == ' ' && p[4] == 'P' &&
+			    p[5] == 'T' && p[6] == 'R' && p[7] == ' ' && checksum_ok(p, 20))
+				return p;
+		}
+	}
+	return NULL;
+}
+
+/* The forged framebuffer.  The tag's fixed part is 8 + 22 bytes, then a
+ * 2-byte reserved field (as GRUB writes it; the spec's table shows one
+ * byte, but loaders and kernels agree on color_info at offset 32), then
+ * the RGB field positions and mask sizes. */
+struct fb_choice {
+	uint64_t addr;
+	uint32_t pitch, width, height;
+	const char *where;
+};
+
+#define BOCHS_LFB_DEFAULT	0xfd000000u	/* where SeaBIOS puts it on pc */
+
+/* The bochs VGA (-vga std, PCI 1234:1111) on bus 0: its BAR0, the linear
+ * framebuffer.  qboot assigns no BARs, so an unassigned one is set to
+ * BOCHS_LFB_DEFAULT (free in the pc machine's PCI hole) with memory
+ * decoding on, as a BIOS would: the kernel's pixel writes then land in
+ * the card's VRAM.  Returns 0 when there is no such device. */
+static uint32_t pci_cfg_addr(uint32_t dev, uint32_t reg)
+{
+	return 0x80000000u | (dev << 11) | reg;
+}
+
+static uint32_t bochs_vga_bar0(const char **where)
+{
+	for (uint32_t dev = 0; dev < 32; dev++) {
+		outl(0xcf8, pci_cfg_addr(dev, 0));
+		if (inl(0xcfc) != 0x11111234u)	/* device 0x1111, vendor 0x1234 */
+			continue;
+		outl(0xcf8, pci_cfg_addr(dev, 0x10));
+		uint32_t bar = inl(0xcfc) & ~0xfu;
+
+		*where = " (bochs VGA BAR0)";
+		if (!bar) {
+			outl(0xcf8, pci_cfg_addr(dev, 0x10));
+			outl(0xcfc, BOCHS_LFB_DEFAULT);
+			outl(0xcf8, pci_cfg_addr(dev, 0x10));
+			bar = inl(0xcfc) & ~0xfu;
+			*where = " (bochs VGA BAR0, assigned by mbforge)";
+		}
+		outl(0xcf8, pci_cfg_addr(dev, 0x04));
+		uint32_t cmd = inl(0xcfc);
+
+		outl(0xcf8, pci_cfg_addr(dev, 0x04));
+		outl(0xcfc, (cmd & 0xffffu) | 0x2);	/* memory space enable */
+		return bar;
+	}
+	return 0;
+}
+
+static struct fb_choice fb_pick(void)
+{
+	struct fb_choice f = { BOCHS_LFB_DEFAULT, 4096, 1024, 768, "" };
+
+	switch (fb_mode) {
+	case FB_GOOD: {
+		uint32_t bar = bochs_vga_bar0(&f.where);
+
+		if (bar)
+			f.addr = bar;
+		else
+			f.where = " (no bochs VGA on bus 0: nothing behind it)";
+		break;
+	}
+	case FB_KERNEL:
+		f.addr = kernel_low;
+		break;
+	case FB_NONCANONICAL:
+		f.addr = 0x8000000000000000ull;
+		break;
+	case FB_MAXPHYS:
+		f.addr = 0x7ff000000000ull;
+		break;
+	case FB_HUGE:
+		f.height = 1u << 20;	/* 4 GiB from 0xfd000000 */
+		break;
+	case FB_WRAP:
+		f.addr = 0xfffffffffffff000ull;
+		break;
+	case FB_NONE:
+		break;
+	}
+	return f;
+}
+
+/* The multiboot1 memory map, every entry's size checked; records the RAM
+ * (type 1) ranges that the segments must lie in. */
+static const uint8_t *mb1_mmap(const uint8_t *info, uint32_t *lenp)
+{
+	uint32_t len = rd32(info + 44), addr = rd32(info + 48);
+
+	if (len > MB1_MMAP_MAX)
+		refuse("multiboot1 memory map too long; bytes", len);
+	const uint8_t *m = phys(addr, len, "multiboot1 memory map at");
+
+	nram = 0;
+	/* entries: u32 size (not counting itself), u64 base, u64 length,
+	 * u32 type; the next is size + 4 bytes on */
+	for (uint32_t off = 0; off + 4 <= len;) {
+		uint32_t sz = rd32(m + off);
+
+		if (sz < 20 || sz > len - off - 4)
+			refuse("multiboot1 memory map entry has a bad size; offset", off);
+		uint64_t base = rd64(m + off + 4), l = rd64(m + off + 12);
+
+		if (rd32(m + off + 20) == 1 && l && base + l > base &&
+		    nram < sizeof(ram) / sizeof(ram[0]))
+			ram[nram++] = (struct ram){ base, l };
+		off += 4 + sz;
+	}
+	*lenp = len;
+	return m;
+}
+
+static void mb2_build(const uint8_t *info, uint32_t flags, struct fb_choice *fb)
+{
+	put32(0);	/* total_size, set at the end */
+	put32(0);	/* reserved */
+
+	tag_string(MB2_TAG_CMDLINE, kernel_cmdline);
+	tag_string(MB2_TAG_LOADER, "mbforge");
+
+	if (flags & MB1_INFO_MEM) {
+		uint32_t at = tag_begin(MB2_TAG_MEMINFO);
+
+		put32(rd32(info + 4));
+		put32(rd32(info + 8));
+		tag_end(at);
+	}
+	if (flags & MB1_INFO_MMAP) {
+		uint32_t len;
+		const uint8_t *m = mb1_mmap(info, &len);
+		uint32_t at = tag_begin(MB2_TAG_MMAP);
+
+		put32(24);	/* entry_size */
+		put32(0);	/* entry_version */
+		for (uint32_t off = 0; off + 4 <= len; off += 4 + rd32(m + off)) {
+			put64(rd64(m + off + 4));
+			put64(rd64(m + off + 12));
+			put32(rd32(m + off + 20));
+			put32(0);
+		}
+		tag_end(at);
+	}
+
+	const uint8_t *rsdp = rsdp_find();
+
+	if (rsdp) {
+		uint32_t at = tag_begin(MB2_TAG_ACPI_OLD);
+
+		put_bytes(rsdp, 20);
+		tag_end(at);
+		/* ACPI 2.0+: the whole structure, its length and extended
+		 * checksum good (ACPI §5.2.5.3). */
+		uint32_t xlen = rd32(rsdp + 20);
+
+		if (rsdp[15] >= 2 && xlen >= 36 && xlen <= 64 &&
+		    checksum_ok(phys((uint32_t)(uintptr_t)rsdp, xlen, "RSDP"), xlen)) {
+			at = tag_begin(MB2_TAG_ACPI_NEW);
+			put_bytes(rsdp, xlen);
+			tag_end(at);
+		}
+	}
+
+	if (fb_mode != FB_NONE) {
+		uint32_t at = tag_begin(MB2_TAG_FB);
+		static const uint8_t bpp_type_res[4] = { 32, MB2_FB_TYPE_RGB, 0, 0 };
+		static const uint8_t rgb[6] = { 16, 8, 8, 8, 0, 8 };	/* x8r8g8b8 */
+
+		*fb = fb_pick();
+		put64(fb->addr);
+		put32(fb->pitch);
+		put32(fb->width);
+		put32(fb->height);
+		put_bytes(bpp_type_res, 4);
+		put_bytes(rgb, 6);
+		tag_end(at);
+	}
+
+	uint32_t at = tag_begin(MB2_TAG_END);
+
+	tag_end(at);
+	memcpy(mb2, &mb2_len, 4);
+}
+
+/* --------------------------------------------------------------- main --- */
+
+void mbforge_main(uint32_t magic, uint32_t info_pa)
+{
+	if (magic != MB1_LOADER_MAGIC)
+		refuse("not started by a multiboot1 loader; magic", magic);
+	const uint8_t *info = phys(info_pa, MB1_INFO_SIZE, "multiboot1 info at");
+	uint32_t flags = rd32(info);
+
+	if (flags & MB1_INFO_CMDLINE) {
+		const char *c = (const char *)phys(rd32(info + 16), 1, "command line at");
+		size_t n = 0;
+
+		/* copy byte by byte; stop at 4 GiB or the buffer's end */
+		while (n + 1 < sizeof(own_cmdline) && (uintptr_t)c + n < 0xffffffffu && c[n]) {
+			own_cmdline[n] = c[n];
+			n++;
+		}
+		if (n + 1 == sizeof(own_cmdline))
+			refuse("own command line too long; limit", sizeof(own_cmdline) - 1);
+	}
+	parse_options();
+
+	if (!(flags & MB1_INFO_MODS) || rd32(info + 20) == 0)
+		refuse("no module: pass the kernel with -initrd; mods_count", rd32(info + 20));
+	const uint8_t *mod = phys(rd32(info + 24), 16, "module list at");
+	uint32_t mod_start = rd32(mod), mod_end = rd32(mod + 4);
+
+	if (mod_end <= mod_start)
+		refuse("module has no bytes; mod_start", mod_start);
+	const uint8_t *img = phys(mod_start, mod_end - mod_start, "module at");
+
+	if (!(flags & MB1_INFO_MMAP))
+		refuse("no multiboot1 memory map; flags", flags);
+
+	uint32_t mmap_len;
+	struct fb_choice fb = { 0, 0, 0, 0, "" };
+
+	mb1_mmap(info, &mmap_len);
+	if (!nram)
+		refuse("no RAM in the multiboot1 memory map; bytes", mmap_len);
+	/* Everything is checked and the information built (the command
+	 * line copied out of the loader's memory) before the first byte of
+	 * the kernel is written. */
+	elf_plan(img, mod_end - mod_start, mod_start);
+	mb2_build(info, flags, &fb);
+
+	elf_load(img);
+
+	puts_serial("mbforge: kernel from module ");
+	puthex(mod_start);
+	puts_serial("+");
+	puthex(mod_end - mod_start);
+	puts_serial(": ");
+	putdec(nsegs);
+	puts_serial(" PT_LOAD segment(s) from ");
+	puthex(kernel_low);
+	puts_serial(", entry ");
+	puthex(kernel_entry);
+	puts_serial("; multiboot2 info at ");
+	puthex((uintptr_t)mb2);
+	puts_serial(" (");
+	putdec(mb2_len);
+	puts_serial(" bytes, ");
+	putdec(mb2_ntags);
+	puts_serial(" tags); fb=");
+	puts_serial(fb_names[fb_mode]);
+	if (fb_mode != FB_NONE) {
+		puts_serial(": framebuffer tag ");
+		puthex(fb.addr);
+		puts_serial(" ");
+		putdec(fb.width);
+		puts_serial("x");
+		putdec(fb.height);
+		puts_serial("x32 pitch ");
+		putdec(fb.pitch);
+		puts_serial(fb.where);
+	}
+	puts_serial("\n");
+	mbforge_enter(kernel_entry, (uint32_t)(uintptr_t)mb2);
+}
