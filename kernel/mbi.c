@@ -4,6 +4,7 @@
 #include "lib/physmem.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/bytes.h"
 
 static void mbi_error(struct boot_info *bi, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -17,22 +18,6 @@ static void mbi_error(struct boot_info *bi, const char *fmt, ...)
 	va_start(ap, fmt);
 	rl_vsnprintf(bi->errors[bi->nerrors++], MBI_ERROR_LEN, fmt, ap);
 	va_end(ap);
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
 }
 
 static void add_region(struct boot_info *bi, uint64_t base, uint64_t len, uint32_t type)
@@ -136,22 +121,22 @@ static bool parse_mb1(struct boot_info *bi, uint64_t pa)
 			  (unsigned long long)pa);
 		return false;
 	}
-	uint32_t flags = rd32(info);
+	uint32_t flags = le32(info);
 
 	if (flags & MB1_INFO_MEM) {
 		bi->has_meminfo = true;
-		bi->mem_lower_kb = rd32(info + 4);
-		bi->mem_upper_kb = rd32(info + 8);
+		bi->mem_lower_kb = le32(info + 4);
+		bi->mem_upper_kb = le32(info + 8);
 	}
 	if (flags & MB1_INFO_CMDLINE)
-		bi->has_cmdline = copy_phys_string(bi, "command line", rd32(info + 16),
+		bi->has_cmdline = copy_phys_string(bi, "command line", le32(info + 16),
 						   bi->cmdline, sizeof(bi->cmdline));
 	if (flags & MB1_INFO_LOADER)
-		bi->has_loader = copy_phys_string(bi, "boot loader name", rd32(info + 64),
+		bi->has_loader = copy_phys_string(bi, "boot loader name", le32(info + 64),
 						  bi->loader, sizeof(bi->loader));
 	if (flags & MB1_INFO_MMAP) {
-		uint32_t len = rd32(info + 44);
-		uint64_t addr = rd32(info + 48);
+		uint32_t len = le32(info + 44);
+		uint64_t addr = le32(info + 48);
 		const uint8_t *m = len <= MB1_MMAP_MAX_LEN ? phys_view(addr, len) : NULL;
 
 		if (!m) {
@@ -163,15 +148,15 @@ static bool parse_mb1(struct boot_info *bi, uint64_t pa)
 			uint32_t off = 0;
 
 			while (off + 4 <= len) {
-				uint32_t sz = rd32(m + off);
+				uint32_t sz = le32(m + off);
 
 				if (sz < 20 || sz > len - off - 4) {	/* no wrap: off + 4 <= len */
 					mbi_error(bi, "mbi: multiboot1 memory map entry at offset %u has bad size %u; rest ignored",
 						  off, sz);
 					break;
 				}
-				add_region(bi, rd64(m + off + 4), rd64(m + off + 12),
-					   rd32(m + off + 20));
+				add_region(bi, le64(m + off + 4), le64(m + off + 12),
+					   le32(m + off + 20));
 				off += 4 + sz;
 			}
 		}
@@ -179,8 +164,8 @@ static bool parse_mb1(struct boot_info *bi, uint64_t pa)
 	if ((flags & MB1_INFO_FB) && avail >= MB1_INFO_SIZE_FB) {
 		bi->has_fb = true;
 		bi->fb = (struct framebuffer_info){
-			.addr = rd64(info + 88), .pitch = rd32(info + 96),
-			.width = rd32(info + 100), .height = rd32(info + 104),
+			.addr = le64(info + 88), .pitch = le32(info + 96),
+			.width = le32(info + 100), .height = le32(info + 104),
 			.bpp = info[108], .type = info[109],
 		};
 	}
@@ -220,22 +205,22 @@ static void mb2_tag(struct boot_info *bi, uint32_t type, const uint8_t *t, uint3
 			break;
 		}
 		bi->has_meminfo = true;
-		bi->mem_lower_kb = rd32(body);
-		bi->mem_upper_kb = rd32(body + 4);
+		bi->mem_lower_kb = le32(body);
+		bi->mem_upper_kb = le32(body + 4);
 		break;
 	case MB2_TAG_MMAP: {
 		if (blen < 8) {
 			mbi_error(bi, "mbi: memory map tag too short (%u bytes)", size);
 			break;
 		}
-		uint32_t esz = rd32(body);
+		uint32_t esz = le32(body);
 
 		if (esz < 24 || esz % 8) {
 			mbi_error(bi, "mbi: memory map entry_size %u invalid (need >= 24, multiple of 8)", esz);
 			break;
 		}
 		for (uint32_t off = 8; esz <= blen - off; off += esz)	/* off <= blen */
-			add_region(bi, rd64(body + off), rd64(body + off + 8), rd32(body + off + 16));
+			add_region(bi, le64(body + off), le64(body + off + 8), le32(body + off + 16));
 		break;
 	}
 	case MB2_TAG_FRAMEBUFFER:
@@ -245,20 +230,20 @@ static void mb2_tag(struct boot_info *bi, uint32_t type, const uint8_t *t, uint3
 		}
 		bi->has_fb = true;
 		bi->fb = (struct framebuffer_info){
-			.addr = rd64(body), .pitch = rd32(body + 8), .width = rd32(body + 12),
-			.height = rd32(body + 16), .bpp = body[20], .type = body[21],
+			.addr = le64(body), .pitch = le32(body + 8), .width = le32(body + 12),
+			.height = le32(body + 16), .bpp = body[20], .type = body[21],
 		};
 		break;
 	case MB2_TAG_EFI32:
 		if (blen >= 4) {
 			bi->efi32 = true;
-			bi->efi_systab = rd32(body);
+			bi->efi_systab = le32(body);
 		}
 		break;
 	case MB2_TAG_EFI64:
 		if (blen >= 8) {
 			bi->efi64 = true;
-			bi->efi_systab = rd64(body);
+			bi->efi_systab = le64(body);
 		}
 		break;
 	case MB2_TAG_ACPI_OLD:
@@ -301,7 +286,7 @@ static bool parse_mb2(struct boot_info *bi, uint64_t pa)
 			  (unsigned long long)pa);
 		return false;
 	}
-	uint32_t total = rd32(hdr);
+	uint32_t total = le32(hdr);
 
 	if (total < 16 || total > MBI_MB2_MAX_SIZE) {
 		mbi_error(bi, "mbi: multiboot2 total_size %u is impossible (16..%u)", total,
@@ -320,7 +305,7 @@ static bool parse_mb2(struct boot_info *bi, uint64_t pa)
 	bool ended = false;
 
 	while (off + 8 <= total) {
-		uint32_t type = rd32(info + off), size = rd32(info + off + 4);
+		uint32_t type = le32(info + off), size = le32(info + off + 4);
 
 		if (size < 8 || size > total - off) {
 			mbi_error(bi, "mbi: multiboot2 tag type %u at offset %u has bad size %u; rest ignored",

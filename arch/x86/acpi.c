@@ -20,6 +20,7 @@
 #include "lib/physmem.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/bytes.h"
 
 /* ---------------------------------------------------------- constants --- */
 /* Names as in ACPICA (actbl.h, actbl1.h, acconfig.h). */
@@ -101,31 +102,6 @@
 #define ACPI_XAPIC_INVALID_ID	0xFFu
 
 /* ------------------------------------------------------------ helpers --- */
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
-
-static uint8_t sum8(const uint8_t *p, size_t len)
-{
-	uint8_t s = 0;
-
-	while (len--)
-		s = (uint8_t)(s + *p++);
-	return s;
-}
-
 /* Firmware strings end up in log lines; a control byte (or a newline) in a
  * corrupt signature must not break the line-oriented log format. */
 static void copy_printable(char *dst, const uint8_t *src, size_t n)
@@ -177,7 +153,7 @@ static unsigned long long ull(uint64_t v)
 bool acpi_checksum_ok(const void *p, size_t len)
 {
 	/* §5.2.5.3, §5.2.6: the covered bytes, checksum included, sum to 0. */
-	return p && sum8(p, len) == 0;
+	return p && byte_sum(p, len) == 0;
 }
 
 enum rsdp_verdict {
@@ -211,19 +187,19 @@ static enum rsdp_verdict rsdp_check(const uint8_t *p, size_t avail)
 		return RSDP_BAD_SIG;
 	/* §5.2.5.3: the checksum covers the first 20 bytes (ACPI 1.0 part);
 	 * from revision 2 on the extended checksum covers `Length` bytes. */
-	if (sum8(p, ACPI_RSDP_CHECKSUM_LENGTH))
+	if (byte_sum(p, ACPI_RSDP_CHECKSUM_LENGTH))
 		return RSDP_BAD_CHECKSUM;
 	if (rsdp_revision(p) < 2)
 		return RSDP_OK;
 	if (avail < RSDP_LENGTH + 4)
 		return RSDP_SHORT;
-	uint32_t len = rd32(p + RSDP_LENGTH);
+	uint32_t len = le32(p + RSDP_LENGTH);
 
 	if (len < ACPI_RSDP_XCHECKSUM_LENGTH || len > ACPI_RSDP_MAX_LEN)
 		return RSDP_BAD_LENGTH;
 	if (len > avail)
 		return RSDP_SHORT;
-	if (sum8(p, len))
+	if (byte_sum(p, len))
 		return RSDP_BAD_XCHECKSUM;
 	return RSDP_OK;
 }
@@ -249,7 +225,7 @@ static const uint8_t *rsdp_view(uint64_t pa, size_t *avail)
 	p = q;
 	*avail = RSDP_LENGTH + 4;
 
-	uint32_t len = rd32(p + RSDP_LENGTH);
+	uint32_t len = le32(p + RSDP_LENGTH);
 
 	if (len >= ACPI_RSDP_XCHECKSUM_LENGTH && len <= ACPI_RSDP_MAX_LEN) {
 		q = phys_view(pa, len);
@@ -296,7 +272,7 @@ static const uint8_t *rsdp_find_bios(struct acpi_info *ai)
 
 	/* §5.2.5.1: first the EBDA's first KiB, then the BIOS ROM area. */
 	if (w) {
-		uint32_t ebda = (uint32_t)rd16(w) << 4;
+		uint32_t ebda = (uint32_t)le16(w) << 4;
 
 		if (ebda > EBDA_LOW && ebda < EBDA_HIGH) {
 			uint32_t size = EBDA_HIGH - ebda;
@@ -344,7 +320,7 @@ static const uint8_t *load_table(struct acpi_info *ai, uint64_t pa,
 		return NULL;
 	}
 	copy_printable(ref->sig, h, ACPI_NAMESEG_SIZE);
-	len = rd32(h + SDT_LENGTH);
+	len = le32(h + SDT_LENGTH);
 	ref->length = len;
 	ref->revision = h[SDT_REVISION];
 	name = table_name(h, nbuf);
@@ -364,7 +340,7 @@ static const uint8_t *load_table(struct acpi_info *ai, uint64_t pa,
 			 name, ull(pa), len, fate);
 		return NULL;
 	}
-	uint8_t sum = sum8(t, len);
+	uint8_t sum = byte_sum(t, len);
 
 	if (sum) {
 		acpi_err(ai, "acpi: %s at 0x%llx: checksum mismatch (sum 0x%02x), %s",
@@ -438,8 +414,8 @@ void acpi_parse_madt(struct acpi_info *ai, const void *table, uint32_t len)
 	ai->have_madt = true;
 	ai->cpus_source = "madt";
 	ai->madt_revision = t[SDT_REVISION];
-	ai->madt_flags = rd32(t + MADT_FLAGS);
-	ai->lapic_addr = rd32(t + MADT_ADDRESS);
+	ai->madt_flags = le32(t + MADT_FLAGS);
+	ai->lapic_addr = le32(t + MADT_ADDRESS);
 
 	uint32_t off = MADT_ENTRIES;
 
@@ -479,11 +455,11 @@ void acpi_parse_madt(struct acpi_info *ai, const void *table, uint32_t len)
 		 * append fields, and `elen` still steps over them. */
 		switch (type) {
 		case ACPI_MADT_TYPE_LOCAL_APIC:
-			madt_add_cpu(ai, type, e[3], e[2], rd32(e + 4));
+			madt_add_cpu(ai, type, e[3], e[2], le32(e + 4));
 			break;
 		case ACPI_MADT_TYPE_LOCAL_X2APIC:
-			madt_add_cpu(ai, type, rd32(e + 4), rd32(e + 12),
-				     rd32(e + 8));
+			madt_add_cpu(ai, type, le32(e + 4), le32(e + 12),
+				     le32(e + 8));
 			break;
 		case ACPI_MADT_TYPE_IO_APIC:
 			if (ai->nioapics >= ACPI_MAX_IOAPICS) {
@@ -491,8 +467,8 @@ void acpi_parse_madt(struct acpi_info *ai, const void *table, uint32_t len)
 				break;
 			}
 			ai->ioapics[ai->nioapics].id = e[2];
-			ai->ioapics[ai->nioapics].addr = rd32(e + 4);
-			ai->ioapics[ai->nioapics].gsi_base = rd32(e + 8);
+			ai->ioapics[ai->nioapics].addr = le32(e + 4);
+			ai->ioapics[ai->nioapics].gsi_base = le32(e + 8);
 			ai->nioapics++;
 			break;
 		case ACPI_MADT_TYPE_LOCAL_APIC_OVERRIDE:
@@ -504,7 +480,7 @@ void acpi_parse_madt(struct acpi_info *ai, const void *table, uint32_t len)
 				break;
 			}
 			have_override = true;
-			ai->lapic_addr = rd64(e + 4);
+			ai->lapic_addr = le64(e + 4);
 			break;
 		default:
 			break;	/* not needed by ringlab */
@@ -546,7 +522,7 @@ void acpi_parse_fadt(struct acpi_info *ai, const void *table, uint32_t len)
 		acpi_err(ai, "acpi: FADT length %u < %u (ACPI 1.0), missing fields read as 0",
 			 len, ACPI_FADT_V1_SIZE);
 
-	uint32_t flags = len >= FADT_FLAGS + 4 ? rd32(t + FADT_FLAGS) : 0;
+	uint32_t flags = len >= FADT_FLAGS + 4 ? le32(t + FADT_FLAGS) : 0;
 
 	ai->hw_reduced = flags & ACPI_FADT_HW_REDUCED;
 	/* §5.2.9: with HW_REDUCED_ACPI set, OSPM ignores the fixed hardware
@@ -562,7 +538,7 @@ void acpi_parse_fadt(struct acpi_info *ai, const void *table, uint32_t len)
 	if (len >= FADT_XPM_TIMER_BLOCK + GAS_LEN) {
 		const uint8_t *gas = t + FADT_XPM_TIMER_BLOCK;
 		uint8_t space = gas[GAS_SPACE_ID];
-		uint64_t addr = rd64(gas + GAS_ADDRESS);
+		uint64_t addr = le64(gas + GAS_ADDRESS);
 
 		if (addr && space == ACPI_ADR_SPACE_SYSTEM_IO && addr <= 0xFFFF) {
 			ai->pm_tmr_port = (uint16_t)addr;
@@ -572,7 +548,7 @@ void acpi_parse_fadt(struct acpi_info *ai, const void *table, uint32_t len)
 			acpi_err(ai, "acpi: FADT: X_PM_TMR_BLK 0x%llx in address space %u unusable, trying PM_TMR_BLK",
 				 ull(addr), space);
 	}
-	uint32_t blk = len >= FADT_PM_TIMER_BLOCK + 4 ? rd32(t + FADT_PM_TIMER_BLOCK) : 0;
+	uint32_t blk = len >= FADT_PM_TIMER_BLOCK + 4 ? le32(t + FADT_PM_TIMER_BLOCK) : 0;
 	uint8_t blk_len = len > FADT_PM_TIMER_LENGTH ? t[FADT_PM_TIMER_LENGTH] : 0;
 
 	if (!blk)
@@ -597,7 +573,7 @@ void acpi_parse_hpet(struct acpi_info *ai, const void *table, uint32_t len)
 	}
 	const uint8_t *gas = t + HPET_ADDRESS;
 	uint8_t space = gas[GAS_SPACE_ID];
-	uint64_t addr = rd64(gas + GAS_ADDRESS);
+	uint64_t addr = le64(gas + GAS_ADDRESS);
 
 	/* HPET spec 1.0a §3.2.4: the register block is memory-mapped; an
 	 * HPET "in I/O space" cannot be driven by a memory-mapped driver. */
@@ -609,7 +585,7 @@ void acpi_parse_hpet(struct acpi_info *ai, const void *table, uint32_t len)
 	ai->have_hpet = true;
 	ai->hpet_addr = addr;
 	ai->hpet_number = t[HPET_SEQUENCE];
-	ai->hpet_min_tick = rd16(t + HPET_MINIMUM_TICK);
+	ai->hpet_min_tick = le16(t + HPET_MINIMUM_TICK);
 }
 
 /* ---------------------------------------------------------------- init --- */
@@ -620,8 +596,8 @@ static const uint8_t *load_root(struct acpi_info *ai, const uint8_t *rsdp,
 				uint32_t *len)
 {
 	struct acpi_table_ref ref;
-	uint32_t rsdt = rd32(rsdp + RSDP_RSDT_ADDRESS);
-	uint64_t xsdt = rsdp_revision(rsdp) >= 2 ? rd64(rsdp + RSDP_XSDT_ADDRESS) : 0;
+	uint32_t rsdt = le32(rsdp + RSDP_RSDT_ADDRESS);
+	uint64_t xsdt = rsdp_revision(rsdp) >= 2 ? le64(rsdp + RSDP_XSDT_ADDRESS) : 0;
 	const uint8_t *t;
 
 	if (xsdt) {
@@ -692,7 +668,7 @@ bool acpi_init(struct acpi_info *ai, const void *rsdp_copy, size_t len,
 			 rname, rlen);
 	for (uint32_t i = 0; i < n; i++) {
 		const uint8_t *e = root + SDT_HEADER_LEN + i * esz;
-		uint64_t pa = esz == 8 ? rd64(e) : rd32(e);
+		uint64_t pa = esz == 8 ? le64(e) : le32(e);
 		struct acpi_table_ref ref;
 		const uint8_t *t;
 

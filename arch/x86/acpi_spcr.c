@@ -7,6 +7,7 @@
 #include "arch/x86/acpi.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/bytes.h"
 
 /* Field offsets (SPCR spec, table 3). */
 #define SPCR_INTERFACE_TYPE	36
@@ -20,12 +21,6 @@
 #define SPCR_IFACE_16550		0x00
 #define SPCR_IFACE_16450		0x01	/* 16550 subset */
 #define SPCR_IFACE_16550_GAS		0x12	/* 16550-compatible, GAS-described */
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
 
 /* "Configured Baud Rate": an index, not a rate; 0 means "as is". */
 static uint32_t spcr_baud(uint8_t code, bool *ok)

@@ -8,6 +8,7 @@
 #include "lib/physmem.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/bytes.h"
 
 /* §4.1 MP Floating Pointer Structure */
 #define MPF_SIGNATURE		"_MP_"
@@ -45,25 +46,6 @@
  * even with hundreds of CPUs). */
 #define MPC_MAX_LEN		0x10000u
 
-static uint32_t rd16(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	return rd16(p) | rd16(p + 2) << 16;
-}
-
-static uint8_t sum8(const uint8_t *p, uint32_t n)
-{
-	uint8_t s = 0;
-
-	while (n--)
-		s = (uint8_t)(s + *p++);
-	return s;
-}
-
 static void mp_err(struct mp_info *mp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void mp_err(struct mp_info *mp, const char *fmt, ...)
 {
@@ -85,7 +67,7 @@ static const uint8_t *scan(struct mp_info *mp, uint64_t base, uint64_t size, con
 
 		if (!p || memcmp(p, MPF_SIGNATURE, 4))
 			continue;
-		if (p[MPF_LENGTH] != 1 || sum8(p, MPF_SIZE)) {
+		if (p[MPF_LENGTH] != 1 || byte_sum(p, MPF_SIZE)) {
 			mp_err(mp, "mptable: floating pointer in %s at 0x%llx: length %u or checksum bad, skipped",
 			       where, (unsigned long long)pa, p[MPF_LENGTH]);
 			continue;
@@ -100,7 +82,7 @@ static const uint8_t *scan(struct mp_info *mp, uint64_t base, uint64_t size, con
 static const uint8_t *find_fps(struct mp_info *mp)
 {
 	const uint8_t *w = phys_view(BDA_EBDA_SEG, 2), *p = NULL;
-	uint32_t ebda = w ? rd16(w) << 4 : 0;
+	uint32_t ebda = w ? le16(w) << 4 : 0;
 
 	/* §4: the first KiB of the EBDA; or, without one, the last KiB of
 	 * base memory; then the BIOS ROM between 0xF0000 and 0xFFFFF. */
@@ -108,7 +90,7 @@ static const uint8_t *find_fps(struct mp_info *mp)
 		p = scan(mp, ebda, MP_SEARCH_KB, "EBDA");
 	} else {
 		const uint8_t *k = phys_view(BDA_BASE_MEM_KB, 2);
-		uint32_t kb = k ? rd16(k) : 0;
+		uint32_t kb = k ? le16(k) : 0;
 
 		if (kb >= 1 && kb <= 640)
 			p = scan(mp, (uint64_t)(kb - 1) * 1024, MP_SEARCH_KB, "base memory top");
@@ -147,7 +129,7 @@ static bool parse_table(struct acpi_info *ai, struct mp_info *mp, uint64_t pa)
 		mp_err(mp, "mptable: no PCMP configuration table at 0x%llx", (unsigned long long)pa);
 		return false;
 	}
-	uint32_t len = rd16(h + MPC_LENGTH), count = rd16(h + MPC_ENTRY_COUNT);
+	uint32_t len = le16(h + MPC_LENGTH), count = le16(h + MPC_ENTRY_COUNT);
 
 	if (len < MPC_HEADER_LEN || len > MPC_MAX_LEN) {
 		mp_err(mp, "mptable: configuration table length %u invalid", len);
@@ -160,11 +142,11 @@ static bool parse_table(struct acpi_info *ai, struct mp_info *mp, uint64_t pa)
 		       (unsigned long long)pa, len);
 		return false;
 	}
-	if (sum8(t, len)) {
+	if (byte_sum(t, len)) {
 		mp_err(mp, "mptable: configuration table checksum bad");
 		return false;
 	}
-	ai->lapic_addr = rd32(t + MPC_LAPIC);
+	ai->lapic_addr = le32(t + MPC_LAPIC);
 
 	uint32_t off = MPC_HEADER_LEN;
 
@@ -188,7 +170,7 @@ static bool parse_table(struct acpi_info *ai, struct mp_info *mp, uint64_t pa)
 		if (type == MP_PROCESSOR)
 			add_cpu(ai, mp, e[1], e[3]);
 		else if (type == MP_IOAPIC && (e[3] & MPC_APIC_USABLE) && ai->nioapics < ACPI_MAX_IOAPICS)
-			ai->ioapics[ai->nioapics++] = (struct acpi_ioapic){ e[1], rd32(e + 4), 0 };
+			ai->ioapics[ai->nioapics++] = (struct acpi_ioapic){ e[1], le32(e + 4), 0 };
 		off += elen;
 	}
 	return true;
@@ -207,7 +189,7 @@ bool mptable_fill(struct acpi_info *ai, struct mp_info *mp)
 	mp->found = true;
 	mp->spec_rev = f[MPF_SPEC_REV];
 	mp->default_config = f[MPF_FEATURE1];
-	mp->table_phys = rd32(f + MPF_PHYSPTR);
+	mp->table_phys = le32(f + MPF_PHYSPTR);
 
 	/* Replace whatever CPU list there was (a rejected MADT's leftovers). */
 	ai->ncpus = ai->ncpus_ignored = ai->ncpus_dropped = 0;

@@ -52,6 +52,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/x86/cpu.h"
+#include "lib/bytes.h"
+#include "lib/string.h"
+
 #define COM1			0x3f8
 #define DEBUG_EXIT_PORT		0xf4
 
@@ -82,77 +86,7 @@ extern char __mbforge_start[], __mbforge_end[];
 void mbforge_main(uint32_t magic, uint32_t info) __attribute__((noreturn));
 void mbforge_enter(uint32_t entry, uint32_t mb2_info) __attribute__((noreturn));
 
-/* gcc may emit calls to these for struct copies. */
-void *memcpy(void *d, const void *s, size_t n);
-void *memset(void *d, int c, size_t n);
-
-void *memcpy(void *d, const void *s, size_t n)
-{
-	uint8_t *dp = d;
-	const uint8_t *sp = s;
-
-	while (n--)
-		*dp++ = *sp++;
-	return d;
-}
-
-void *memset(void *d, int c, size_t n)
-{
-	uint8_t *dp = d;
-
-	while (n--)
-		*dp++ = (uint8_t)c;
-	return d;
-}
-
-static size_t str_len(const char *s, size_t max)
-{
-	size_t n = 0;
-
-	while (n < max && s[n])
-		n++;
-	return n;
-}
-
-static bool str_eq(const char *a, size_t alen, const char *b)
-{
-	size_t blen = str_len(b, 64);
-
-	if (alen != blen)
-		return false;
-	for (size_t i = 0; i < alen; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
-}
-
 /* ------------------------------------------------------------ console --- */
-
-static inline void outb(uint16_t port, uint8_t v)
-{
-	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
-}
-
-static inline uint8_t inb(uint16_t port)
-{
-	uint8_t v;
-
-	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
-
-static inline void outl(uint16_t port, uint32_t v)
-{
-	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
-}
-
-static inline uint32_t inl(uint16_t port)
-{
-	uint32_t v;
-
-	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
 
 static void putc_serial(char c)
 {
@@ -231,22 +165,6 @@ static const uint8_t *phys(uint32_t pa, uint32_t len, const char *what)
 	return p;
 }
 
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 {
 	return a < b + blen && b < a + alen;
@@ -282,7 +200,7 @@ static void parse_options(void)
 		while (tok[n] && tok[n] != ' ')
 			n++;
 		s = tok + n;
-		if (str_eq(tok, n, "--")) {
+		if (str_eq_n(tok, n, "--")) {
 			while (*s == ' ')
 				s++;
 			kernel_cmdline = s;
@@ -292,7 +210,7 @@ static void parse_options(void)
 			unsigned m;
 
 			for (m = 0; m < sizeof(fb_names) / sizeof(fb_names[0]); m++)
-				if (str_eq(tok + 3, n - 3, fb_names[m]))
+				if (str_eq_n(tok + 3, n - 3, fb_names[m]))
 					break;
 			if (m == sizeof(fb_names) / sizeof(fb_names[0])) {
 				tok[n] = '\0';
@@ -355,13 +273,9 @@ static void elf_plan(const uint8_t *img, uint32_t size, uint32_t mod_start)
 		refuse("module is not an ELF file; module size", size);
 	if (img[4] != 2 || img[5] != 1)
 		refuse("module is not a little-endian ELF64; class", img[4]);
-	uint16_t type, machine, phentsize, phnum;
-
-	memcpy(&type, img + 16, 2);
-	memcpy(&machine, img + 18, 2);
-	memcpy(&phentsize, img + 54, 2);
-	memcpy(&phnum, img + 56, 2);
-	uint64_t entry = rd64(img + 24), phoff = rd64(img + 32);
+	uint16_t type = le16(img + 16), machine = le16(img + 18);
+	uint16_t phentsize = le16(img + 54), phnum = le16(img + 56);
+	uint64_t entry = le64(img + 24), phoff = le64(img + 32);
 
 	if (type != 2)
 		refuse("ELF is not an executable (ET_EXEC); e_type", type);
@@ -374,11 +288,11 @@ static void elf_plan(const uint8_t *img, uint32_t size, uint32_t mod_start)
 	for (unsigned i = 0; i < phnum; i++) {
 		const uint8_t *ph = img + phoff + (uint64_t)i * phentsize;
 		struct seg s = {
-			.offset = rd64(ph + 8), .paddr = rd64(ph + 24),
-			.filesz = rd64(ph + 32), .memsz = rd64(ph + 40), .flags = rd32(ph + 4),
+			.offset = le64(ph + 8), .paddr = le64(ph + 24),
+			.filesz = le64(ph + 32), .memsz = le64(ph + 40), .flags = le32(ph + 4),
 		};
 
-		if (rd32(ph) != PT_LOAD || s.memsz == 0)
+		if (le32(ph) != PT_LOAD || s.memsz == 0)
 			continue;
 		if (nsegs == MAX_SEGS)
 			refuse("ELF has too many PT_LOAD segments; more than", MAX_SEGS);
@@ -477,18 +391,9 @@ static void tag_string(uint32_t type, const char *s)
 {
 	uint32_t at = tag_begin(type);
 
-	put_bytes(s, (uint32_t)str_len(s, CMDLINE_MAX));
+	put_bytes(s, (uint32_t)strnlen(s, CMDLINE_MAX));
 	*mb2_reserve(1) = 0;
 	tag_end(at);
-}
-
-static bool checksum_ok(const uint8_t *p, uint32_t n)
-{
-	uint8_t sum = 0;
-
-	while (n--)
-		sum += *p++;
-	return sum == 0;
 }
 
 /* ACPI §5.2.5.1: "RSD PTR " on a 16-byte boundary in the EBDA's first
@@ -506,7 +411,7 @@ static const uint8_t *rsdp_find(void)
 			const uint8_t *p = phys(pa, 20, "RSDP scan");
 
 			if (p[0] == 'R' && p[1] == 'S' && p[2] == 'D' && p[3] == ' ' && p[4] == 'P' &&
-			    p[5] == 'T' && p[6] == 'R' && p[7] == ' ' && checksum_ok(p, 20))
+			    p[5] == 'T' && p[6] == 'R' && p[7] == ' ' && byte_sum(p, 20) == 0)
 				return p;
 		}
 	}
@@ -601,7 +506,7 @@ static struct fb_choice fb_pick(void)
  * (type 1) ranges that the segments must lie in. */
 static const uint8_t *mb1_mmap(const uint8_t *info, uint32_t *lenp)
 {
-	uint32_t len = rd32(info + 44), addr = rd32(info + 48);
+	uint32_t len = le32(info + 44), addr = le32(info + 48);
 
 	if (len > MB1_MMAP_MAX)
 		refuse("multiboot1 memory map too long; bytes", len);
@@ -611,13 +516,13 @@ static const uint8_t *mb1_mmap(const uint8_t *info, uint32_t *lenp)
 	/* entries: u32 size (not counting itself), u64 base, u64 length,
 	 * u32 type; the next is size + 4 bytes on */
 	for (uint32_t off = 0; off + 4 <= len;) {
-		uint32_t sz = rd32(m + off);
+		uint32_t sz = le32(m + off);
 
 		if (sz < 20 || sz > len - off - 4)
 			refuse("multiboot1 memory map entry has a bad size; offset", off);
-		uint64_t base = rd64(m + off + 4), l = rd64(m + off + 12);
+		uint64_t base = le64(m + off + 4), l = le64(m + off + 12);
 
-		if (rd32(m + off + 20) == 1 && l && base + l > base &&
+		if (le32(m + off + 20) == 1 && l && base + l > base &&
 		    nram < sizeof(ram) / sizeof(ram[0]))
 			ram[nram++] = (struct ram){ base, l };
 		off += 4 + sz;
@@ -637,8 +542,8 @@ static void mb2_build(const uint8_t *info, uint32_t flags, struct fb_choice *fb)
 	if (flags & MB1_INFO_MEM) {
 		uint32_t at = tag_begin(MB2_TAG_MEMINFO);
 
-		put32(rd32(info + 4));
-		put32(rd32(info + 8));
+		put32(le32(info + 4));
+		put32(le32(info + 8));
 		tag_end(at);
 	}
 	if (flags & MB1_INFO_MMAP) {
@@ -648,10 +553,10 @@ static void mb2_build(const uint8_t *info, uint32_t flags, struct fb_choice *fb)
 
 		put32(24);	/* entry_size */
 		put32(0);	/* entry_version */
-		for (uint32_t off = 0; off + 4 <= len; off += 4 + rd32(m + off)) {
-			put64(rd64(m + off + 4));
-			put64(rd64(m + off + 12));
-			put32(rd32(m + off + 20));
+		for (uint32_t off = 0; off + 4 <= len; off += 4 + le32(m + off)) {
+			put64(le64(m + off + 4));
+			put64(le64(m + off + 12));
+			put32(le32(m + off + 20));
 			put32(0);
 		}
 		tag_end(at);
@@ -666,10 +571,10 @@ static void mb2_build(const uint8_t *info, uint32_t flags, struct fb_choice *fb)
 		tag_end(at);
 		/* ACPI 2.0+: the whole structure, its length and extended
 		 * checksum good (ACPI §5.2.5.3). */
-		uint32_t xlen = rd32(rsdp + 20);
+		uint32_t xlen = le32(rsdp + 20);
 
 		if (rsdp[15] >= 2 && xlen >= 36 && xlen <= 64 &&
-		    checksum_ok(phys((uint32_t)(uintptr_t)rsdp, xlen, "RSDP"), xlen)) {
+		    byte_sum(phys((uint32_t)(uintptr_t)rsdp, xlen, "RSDP"), xlen) == 0) {
 			at = tag_begin(MB2_TAG_ACPI_NEW);
 			put_bytes(rsdp, xlen);
 			tag_end(at);
@@ -704,10 +609,10 @@ void mbforge_main(uint32_t magic, uint32_t info_pa)
 	if (magic != MB1_LOADER_MAGIC)
 		refuse("not started by a multiboot1 loader; magic", magic);
 	const uint8_t *info = phys(info_pa, MB1_INFO_SIZE, "multiboot1 info at");
-	uint32_t flags = rd32(info);
+	uint32_t flags = le32(info);
 
 	if (flags & MB1_INFO_CMDLINE) {
-		const char *c = (const char *)phys(rd32(info + 16), 1, "command line at");
+		const char *c = (const char *)phys(le32(info + 16), 1, "command line at");
 		size_t n = 0;
 
 		/* copy byte by byte; stop at 4 GiB or the buffer's end */
@@ -720,10 +625,10 @@ void mbforge_main(uint32_t magic, uint32_t info_pa)
 	}
 	parse_options();
 
-	if (!(flags & MB1_INFO_MODS) || rd32(info + 20) == 0)
-		refuse("no module: pass the kernel with -initrd; mods_count", rd32(info + 20));
-	const uint8_t *mod = phys(rd32(info + 24), 16, "module list at");
-	uint32_t mod_start = rd32(mod), mod_end = rd32(mod + 4);
+	if (!(flags & MB1_INFO_MODS) || le32(info + 20) == 0)
+		refuse("no module: pass the kernel with -initrd; mods_count", le32(info + 20));
+	const uint8_t *mod = phys(le32(info + 24), 16, "module list at");
+	uint32_t mod_start = le32(mod), mod_end = le32(mod + 4);
 
 	if (mod_end <= mod_start)
 		refuse("module has no bytes; mod_start", mod_start);
