@@ -31,6 +31,33 @@ enum phys_range_verdict phys_range_check(uint64_t base, uint64_t len, unsigned p
 	return PHYS_RANGE_OK;
 }
 
+bool phys_map_ram_only(const uint32_t *types, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (types[i] != PHYS_MAP_TYPE_RAM)
+			return false;
+	return n > 0;	/* no map at all says nothing about holes */
+}
+
+enum phys_range_verdict phys_fw_hole_check(uint64_t base, uint64_t len, unsigned phys_bits,
+					   const struct phys_span *ram, unsigned nram,
+					   struct phys_span kernel)
+{
+	enum phys_range_verdict v = phys_range_check(base, len, phys_bits, ram, nram, kernel);
+
+	if (v != PHYS_RANGE_OK)
+		return v;
+	if (len > PHYS_FW_HOLE_MAX_LEN)
+		return PHYS_RANGE_TOO_LONG;
+	if (base < 0x100000)
+		return PHYS_RANGE_BELOW_1M;
+	if (base + len > (4ull << 30))
+		return PHYS_RANGE_ABOVE_4G;
+	if (overlaps(base, base + len, (struct phys_span){ PHYS_FW_WINDOW_BASE, PHYS_FW_WINDOW_END }))
+		return PHYS_RANGE_DEVICE_WINDOW;
+	return PHYS_RANGE_OK;
+}
+
 const char *phys_range_text(enum phys_range_verdict v)
 {
 	static const char *const text[] = {
@@ -41,6 +68,10 @@ const char *phys_range_text(enum phys_range_verdict v)
 		[PHYS_RANGE_ABOVE_MAXPHYADDR] = "lies above 2^MAXPHYADDR",
 		[PHYS_RANGE_OVERLAPS_RAM] = "overlaps RAM (memory-map type 1/3/4)",
 		[PHYS_RANGE_OVERLAPS_KERNEL] = "overlaps the kernel image",
+		[PHYS_RANGE_TOO_LONG] = "is longer than any firmware table (16 MiB)",
+		[PHYS_RANGE_BELOW_1M] = "starts below 1 MiB (the BIOS area has its own rule)",
+		[PHYS_RANGE_ABOVE_4G] = "lies above 4 GiB, where only RAM is mapped",
+		[PHYS_RANGE_DEVICE_WINDOW] = "overlaps the APIC/HPET/chipset window 0xfec00000-0xfeffffff",
 	};
 
 	if ((unsigned)v >= sizeof(text) / sizeof(text[0]))

@@ -3,6 +3,9 @@
  * Everything here reads firmware data that may be wrong, so:
  *  - all physical memory is reached through phys_view(), one bounded range
  *    at a time (the 36-byte header first, then the length it claims);
+ *    tables that a checksummed RSDP/RSDT/XSDT points at through
+ *    phys_view_fw(), which may also reach memory-map holes when the
+ *    loader's map lists only RAM (iPXE; lib/physrange.h);
  *  - multi-byte fields are assembled byte by byte (tables are byte-packed
  *    and often unaligned: a real XSDT has been seen at 0xa0e2f), never read
  *    through a cast pointer;
@@ -297,7 +300,8 @@ static const uint8_t *rsdp_find_bios(struct acpi_info *ai)
 }
 
 /* ------------------------------------------------------------- tables --- */
-/* Map the table at pa, checking (in this order) that its header is
+/* Map the table at pa (its address comes from a checksummed RSDP or
+ * RSDT/XSDT, so phys_view_fw(): lib/physmem.h), checking (in this order) that its header is
  * readable, its signature is `want` (when given), its length is sane and
  * readable, and its checksum is zero.  *ref is filled with what could be
  * learnt (signature "????" when not even the header was readable).
@@ -307,7 +311,7 @@ static const uint8_t *load_table(struct acpi_info *ai, uint64_t pa,
 				 const char *fate)
 {
 	char nbuf[ACPI_NAMESEG_SIZE + 1];
-	const uint8_t *h = phys_view(pa, SDT_HEADER_LEN), *t;
+	const uint8_t *h = phys_view_fw(pa, SDT_HEADER_LEN), *t;
 	const char *name;
 	uint32_t len;
 
@@ -334,7 +338,7 @@ static const uint8_t *load_table(struct acpi_info *ai, uint64_t pa,
 			 ull(pa), len, fate);
 		return NULL;
 	}
-	t = phys_view(pa, len);
+	t = phys_view_fw(pa, len);
 	if (!t) {
 		acpi_err(ai, "acpi: %s at 0x%llx: %u bytes not readable, %s",
 			 name, ull(pa), len, fate);

@@ -123,7 +123,9 @@ static void add_cpu(struct acpi_info *ai, struct mp_info *mp, uint32_t id, uint3
 
 static bool parse_table(struct acpi_info *ai, struct mp_info *mp, uint64_t pa)
 {
-	const uint8_t *h = phys_view(pa, MPC_HEADER_LEN);
+	/* pa comes from the checksummed floating pointer: phys_view_fw(),
+	 * as for ACPI tables (lib/physmem.h). */
+	const uint8_t *h = phys_view_fw(pa, MPC_HEADER_LEN);
 
 	if (!h || memcmp(h, MPC_SIGNATURE, 4)) {
 		mp_err(mp, "mptable: no PCMP configuration table at 0x%llx", (unsigned long long)pa);
@@ -135,7 +137,7 @@ static bool parse_table(struct acpi_info *ai, struct mp_info *mp, uint64_t pa)
 		mp_err(mp, "mptable: configuration table length %u invalid", len);
 		return false;
 	}
-	const uint8_t *t = phys_view(pa, len);
+	const uint8_t *t = phys_view_fw(pa, len);
 
 	if (!t) {
 		mp_err(mp, "mptable: configuration table at 0x%llx+%u not readable",

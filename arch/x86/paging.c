@@ -16,6 +16,7 @@ static struct paging_stats st;
 static struct phys_span ram_spans[MAX_RAM_SPANS];
 static unsigned nram_spans;
 static bool full_map;		/* paging_init succeeded */
+static bool fw_holes;		/* the map lists only RAM: see phys_view_fw() */
 
 /* Mapped physical ranges, for phys_view(). */
 #define MAX_MAPPED 160
@@ -40,7 +41,9 @@ static bool covered(const struct paging_params *bi, uint64_t base, uint64_t end,
 /* Firmware data lives in the BIOS area below 1 MiB or in memory-map
  * entries (RAM, ACPI, reserved).  Anything else below 4 GiB is a PCI or
  * APIC hole: mapped, but MMIO, and a corrupt table pointer must not make
- * a parser read it.  Above 4 GiB only RAM is mapped. */
+ * a parser read it (phys_view_fw() below makes the one exception, for
+ * firmware tables when the map lists only RAM).  Above 4 GiB only RAM is
+ * mapped. */
 const void *phys_view(uint64_t pa, size_t len)
 {
 	uint64_t end = pa + len;
@@ -54,6 +57,53 @@ const void *phys_view(uint64_t pa, size_t len)
 	if (!covered(map_bi, pa, end, false))
 		return NULL;
 	if (end > SZ_4G && !covered(map_bi, pa, end, true))
+		return NULL;
+	return (const void *)(uintptr_t)pa;
+}
+
+/* True when every page of [base, end) is identity-mapped uncached
+ * (PCD|PWT: PAT entry 3 = UC under the power-on PAT, SDM vol. 3
+ * §12.12.3), as paging_init maps every hole below 4 GiB.  Checked rather
+ * than assumed: the pointer is dereferenced, and a hole mapped write-back
+ * (or not at all) would be a speculative-read or #PF hazard. */
+static bool mapped_uc(uint64_t base, uint64_t end)
+{
+	for (uint64_t va = base & ~(PAGE_SIZE - 1); va < end;) {
+		uint64_t pa, leaf;
+		unsigned level;
+
+		if (!paging_translate(va, &pa, &leaf, &level) || pa != va ||
+		    (leaf & (PTE_PCD | PTE_PWT)) != (PTE_PCD | PTE_PWT))
+			return false;
+
+		uint64_t size = 1ull << (12 + 9 * (level - 1));
+
+		va = (va & ~(size - 1)) + size;
+	}
+	return true;
+}
+
+/* Firmware tables: what phys_view() gives, and, when the loader's map
+ * lists only RAM (iPXE's multiboot1 map), holes below 4 GiB too, as Linux
+ * maps ACPI tables wherever the checksummed RSDP/XSDT point, refusing only
+ * RAM it owns (acpi_os_map_memory).  Without the firmware's reserved
+ * entries there is no way to tell the ACPI area from a PCI hole, so the
+ * rule is narrowed (phys_fw_hole_check): not RAM or the kernel, at most
+ * 16 MiB, between 1 MiB and 4 GiB, never the I/O APIC, HPET/chipset or
+ * LAPIC/MSI window; and only the table parsers use this entry, for
+ * addresses reached from a checksummed RSDP or MP floating pointer.  With
+ * a complete map (GRUB, SeaBIOS/OVMF E820) a hole stays refused. */
+const void *phys_view_fw(uint64_t pa, size_t len)
+{
+	const void *p = phys_view(pa, len);
+	struct phys_span kernel = { (uint64_t)(uintptr_t)__kernel_start,
+				    (uint64_t)(uintptr_t)__kernel_end };
+
+	if (p || !full_map || !fw_holes)
+		return p;
+	if (phys_fw_hole_check(pa, len, st.phys_bits, ram_spans, nram_spans, kernel) != PHYS_RANGE_OK)
+		return NULL;
+	if (!mapped_uc(pa, pa + len))
 		return NULL;
 	return (const void *)(uintptr_t)pa;
 }
@@ -215,6 +265,7 @@ bool paging_init(const struct paging_params *bi)
 	uint64_t flags_wb = PTE_P | PTE_W;
 
 	memset(&st, 0, sizeof(st));
+	fw_holes = false;
 	map_bi = bi;
 	st.phys_bits = 36;
 	if (ext.eax >= 0x80000008)
@@ -292,6 +343,17 @@ bool paging_init(const struct paging_params *bi)
 			break;
 	write_cr3((uint64_t)(uintptr_t)pml4);
 	full_map = true;
+
+	static uint32_t types[MAX_RAM_SPANS];
+	unsigned ntypes = 0;
+
+	for (unsigned i = 0; i < bi->nmmap && ntypes < MAX_RAM_SPANS; i++)
+		if (bi->mmap[i].len)
+			types[ntypes++] = bi->mmap[i].type;
+	fw_holes = ntypes < MAX_RAM_SPANS && phys_map_ram_only(types, ntypes);
+	if (fw_holes)
+		arch_diag("paging: the memory map lists only RAM (no reserved, ACPI or NVS entries), so firmware tables are read from holes below 4 GiB too (never 0x%llx-0x%llx)",
+			  PHYS_FW_WINDOW_BASE, PHYS_FW_WINDOW_END - 1);
 	return true;
 oom:
 	arch_error("paging", "out of memory below 4 GiB or a conflicting entry (%llu refused) while building page tables; keeping the boot map",

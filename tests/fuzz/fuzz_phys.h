@@ -1,5 +1,5 @@
-/* phys_view() (lib/physmem.h) for the libFuzzer harnesses: up to four
- * regions at chosen physical addresses, each an exactly-sized heap copy so
+/* phys_view() and phys_view_fw() (lib/physmem.h; the same here) for the
+ * libFuzzer harnesses: up to four regions at chosen physical addresses, each an exactly-sized heap copy so
  * that ASan flags any read past what a parser was given. */
 #ifndef RINGLAB_TESTS_FUZZ_PHYS_H
 #define RINGLAB_TESTS_FUZZ_PHYS_H

@@ -1,5 +1,7 @@
 /* libFuzzer harness: lib/physrange.c.  Whatever it accepts must be a
- * mappable device window (the invariant the kernel's mapper relies on). */
+ * mappable device window (the invariant the kernel's mapper relies on),
+ * and whatever the firmware-table hole rule accepts a range between 1 MiB
+ * and 4 GiB clear of the APIC/HPET window. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -22,9 +24,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct phys_span kernel = { v[3] & 0xffffff, (v[3] & 0xffffff) + 0x100000 };
 	uint64_t len = v[1] & 0xffffffff;
 
+	uint64_t end = v[0] + len;
+
+	/* The RAM-only-map rule for firmware tables: stricter still. */
+	if (phys_fw_hole_check(v[0], len, bits, ram, nram, kernel) == PHYS_RANGE_OK) {
+		if (phys_range_check(v[0], len, bits, ram, nram, kernel) != PHYS_RANGE_OK ||
+		    len > PHYS_FW_HOLE_MAX_LEN || v[0] < 0x100000 || end > (4ull << 30) ||
+		    (v[0] < PHYS_FW_WINDOW_END && PHYS_FW_WINDOW_BASE < end))
+			__builtin_trap();
+	}
 	if (phys_range_check(v[0], len, bits, ram, nram, kernel) != PHYS_RANGE_OK)
 		return 0;
-	uint64_t end = v[0] + len;
 
 	if (!len || end < v[0] || end > PHYS_IDMAP_LIMIT || (bits < 64 && end > (1ull << bits)))
 		__builtin_trap();

@@ -1,6 +1,7 @@
 /* Fake physical memory for host unit tests of the firmware-data parsers.
  *
- * fake_phys.c implements phys_view() (lib/physmem.h) over a few regions
+ * fake_phys.c implements phys_view() and phys_view_fw() (lib/physmem.h;
+ * the same here: fake memory has no holes) over a few regions
  * that a test places at chosen physical addresses; it returns NULL for any
  * range not wholly inside one region, so the gaps between regions (and
  * page 0, unless a region covers it) read as unmapped.  Every view is a
