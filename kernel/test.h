@@ -135,7 +135,7 @@ bool t_require(struct test_ctx *t, struct x86_cpu_feature f, const char *what);
  * of the operation and returns TSC cycles.  Per trial, T(2U) - T(U) over U
  * is one operation with the timing, call and loop set-up removed; a trial
  * where T(2U) <= T(U) (an interruption) is dropped and counted.  One
- * warm-up run; interrupts off around the trials.  Fills out[] and returns
+ * warm-up run; interrupts off around each trial (never longer).  Fills out[] and returns
  * how many samples it holds (<= trials). */
 typedef uint64_t (*t_timed_fn)(unsigned count, void *arg);
 size_t t_u2u(t_timed_fn run, void *arg, unsigned u, size_t trials, uint64_t *out,
