@@ -38,6 +38,7 @@ struct cpuinfo boot_cpu;
 bool boot_in_qemu;
 
 extern char boot_stack_top[];
+extern char __kernel_start[], __kernel_end[];
 static struct percpu bsp;
 static uint8_t bsp_ist[3][IST_STACK_SIZE] __attribute__((aligned(16)));
 
@@ -162,6 +163,14 @@ void kmain(uint32_t magic, uint32_t info)
 
 	cpuinfo_read(&boot_cpu);
 	mm_init(&boot_info);
+	const struct mem_region *claim = mm_kernel_claim(&boot_info);
+
+	if (claim)
+		rep_error("mm", "the kernel image 0x%llx-0x%llx overlaps the type-%u memory-map entry 0x%llx-0x%llx: the loader put it on memory the firmware does not give as RAM; that entry stays out of the allocator",
+			  (unsigned long long)(uintptr_t)__kernel_start,
+			  (unsigned long long)(uintptr_t)__kernel_end, claim->type,
+			  (unsigned long long)claim->base,
+			  (unsigned long long)(claim->base + claim->len));
 	static struct paging_params paging_boot_params;
 
 	paging_boot_params = (struct paging_params){ boot_info.mmap, boot_info.nmmap, page_alloc_below };

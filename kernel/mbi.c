@@ -221,6 +221,12 @@ static void mb2_tag(struct boot_info *bi, uint32_t type, const uint8_t *t, uint3
 		}
 		for (uint32_t off = 8; esz <= blen - off; off += esz)	/* off <= blen */
 			add_region(bi, le64(body + off), le64(body + off + 8), le32(body + off + 16));
+		/* A loader writes whole entries: a remainder (an entry_size
+		 * larger than the tag gives nothing but remainder) is a bad
+		 * tag, not an empty map. */
+		if ((blen - 8) % esz)
+			mbi_error(bi, "mbi: memory map tag has %u bytes of entries, not a multiple of entry_size %u; the last %u ignored",
+				  blen - 8, esz, (blen - 8) % esz);
 		break;
 	}
 	case MB2_TAG_FRAMEBUFFER:

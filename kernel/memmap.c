@@ -40,6 +40,17 @@ static void emit_minus(struct sink *s, uint64_t base, uint64_t end, uint64_t xs,
 		emit(s, xe, end);
 }
 
+int memmap_claim_over(const struct mem_region *map, unsigned n, uint64_t xs, uint64_t xe)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t end = map[i].base + map[i].len;
+
+		if (map[i].type != MMAP_RAM && end > map[i].base && map[i].base < xe && xs < end)
+			return (int)i;
+	}
+	return -1;
+}
+
 unsigned memmap_usable(const struct mem_region *map, unsigned n, uint64_t xs, uint64_t xe,
 		       uint64_t low, struct usable_range *out, unsigned max)
 {

@@ -19,4 +19,8 @@ unsigned memmap_usable(const struct mem_region *map, unsigned n, uint64_t excl_s
 		       uint64_t excl_end, uint64_t low_limit, struct usable_range *out,
 		       unsigned max);
 
+/* The first non-RAM entry that overlaps [xs, xe) (a loader that put the
+ * kernel image on reserved memory), or -1.  Wrapping entries never match. */
+int memmap_claim_over(const struct mem_region *map, unsigned n, uint64_t xs, uint64_t xe);
+
 #endif

@@ -136,6 +136,14 @@ void mm_release(struct mm_mark m)
 	irq_restore(flags);
 }
 
+const struct mem_region *mm_kernel_claim(const struct boot_info *bi)
+{
+	int i = memmap_claim_over(bi->mmap, bi->nmmap, (uint64_t)(uintptr_t)__kernel_start,
+				  (uint64_t)(uintptr_t)__kernel_end);
+
+	return i < 0 ? NULL : &bi->mmap[i];
+}
+
 uint64_t mm_ram_bytes(void)
 {
 	return ram_bytes;

@@ -32,6 +32,9 @@ uint64_t mm_largest_free(uint64_t align);
 struct mm_mark mm_mark(void);
 void mm_release(struct mm_mark m);
 
+/* The memory-map entry of a non-RAM type that overlaps the kernel image,
+ * or NULL; mm_init() keeps it out of the allocator all the same. */
+const struct mem_region *mm_kernel_claim(const struct boot_info *bi);
 uint64_t mm_ram_bytes(void);	/* type-1 RAM in the memory map */
 uint64_t mm_highest_ram(void);	/* end of the highest RAM region */
 

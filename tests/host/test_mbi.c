@@ -1178,12 +1178,17 @@ static void test_mb2_mmap_entry_size(void **state)
 		mb2_finish(&x);
 		mb2_install(&x, MB2_INFO);
 		assert_true(parse(MB2_BOOTLOADER_MAGIC, MB2_INFO));
-		char want[100];
+		char want[MBI_ERROR_LEN];
 
 		snprintf(want, sizeof(want),
 			 "memory map entry_size %u invalid (need >= 24, multiple of 8)", bad[i]);
 		if (bad[i] >= 24 && bad[i] % 8 == 0) {
-			/* well-formed but larger than the tag: no entries */
+			/* well-formed but larger than the tag: no entries,
+			 * and said so (not just "no memory map") */
+			snprintf(want, sizeof(want),
+				 "mbi: memory map tag has 48 bytes of entries, not a multiple of entry_size %u; the last 48 ignored",
+				 bad[i]);
+			assert_error(want);
 			assert_int_equal(bi.nmmap, 0);
 		} else {
 			assert_error(want);
@@ -1238,6 +1243,29 @@ static void test_mb2_mmap_entry_size(void **state)
 	parse(MB2_BOOTLOADER_MAGIC, MB2_INFO);
 	assert_int_equal(bi.nmmap, 1);
 	assert_region(0, 0x100000, 0x200000, 1);
+	assert_error("mbi: memory map tag has 40 bytes of entries, not a multiple of entry_size 24; the last 16 ignored");
+	assert_int_equal(bi.nerrors, 1);
+	blob_free(&x);
+	/* GRUB's shape, 24-byte entries, with an entry_size of 4096 (as
+	 * tests/qemu/mbforge mmap=esize-big forges it): the map is named
+	 * bad before the basic-meminfo fallback says there is none */
+	x = mb2_begin();
+	mb2_meminfo(&x, 639, 1047552);
+	mb2_mmap(&x, qemu_e820, QEMU_NE820, 24);
+	le_put(x.b + x.len - (8 + 24 * QEMU_NE820), 4096, 4);
+	mb2_end(&x);
+	mb2_finish(&x);
+	mb2_install(&x, MB2_INFO);
+	parse(MB2_BOOTLOADER_MAGIC, MB2_INFO);
+	assert_int_equal(bi.nerrors, 2);
+	char want[MBI_ERROR_LEN];
+
+	snprintf(want, sizeof(want),
+		 "mbi: memory map tag has %u bytes of entries, not a multiple of entry_size 4096; the last %u ignored",
+		 (unsigned)(24 * QEMU_NE820), (unsigned)(24 * QEMU_NE820));
+	assert_string_equal(bi.errors[0], want);
+	assert_string_equal(bi.errors[1], "mbi: no memory map; using mem_lower/mem_upper (639 KiB, 1047552 KiB)");
+	assert_int_equal(bi.nmmap, 2);
 	blob_free(&x);
 }
 

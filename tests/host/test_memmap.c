@@ -32,6 +32,28 @@ static void test_simple(void **state)
 	assert_int_equal(r[1].end, 512 * M);
 }
 
+/* A reserved entry over the kernel image (tests/qemu/mbforge
+ * mmap=overlap-kernel): found whatever the order; RAM, ranges that only
+ * touch, and a wrapping entry are not claims. */
+static void test_claim_over(void **state)
+{
+	(void)state;
+	struct mem_region m[] = {
+		{ 0, 640 * 1024, MMAP_RAM }, { M, 1023 * M, MMAP_RAM },
+		{ 0xfffffffffffff000ull, 0x2000, MMAP_RESERVED },	/* wraps */
+		{ 0xf0000, 0x10000, MMAP_RESERVED },			/* ends at 1 MiB */
+		{ 3 * M, M, MMAP_RESERVED },				/* starts at the end */
+		{ M + 0x1000, 0x1000, MMAP_ACPI_NVS },
+	};
+
+	assert_int_equal(memmap_claim_over(m, 5, M, 3 * M), -1);
+	assert_int_equal(memmap_claim_over(m, 6, M, 3 * M), 5);
+	assert_int_equal(memmap_claim_over(m, 6, 3 * M - 0x1000, 3 * M), -1);
+	assert_int_equal(memmap_claim_over(m, 6, 3 * M, 3 * M + 1), 4);
+	assert_int_equal(memmap_claim_over(m, 6, 0xfffff, M), 3);
+	assert_int_equal(memmap_claim_over(m, 0, M, 3 * M), -1);
+}
+
 static void test_unsorted_reserved(void **state)
 {
 	(void)state;
@@ -146,6 +168,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_simple),
+		cmocka_unit_test(test_claim_over),
 		cmocka_unit_test(test_unsorted_reserved),
 		cmocka_unit_test(test_overlapping_and_covering),
 		cmocka_unit_test(test_alignment_and_garbage),

@@ -284,6 +284,31 @@ def fb_bad_case(name, mode, addr, length, why, **kw):
                         result_is("mbi", "ok")], **kw)
 
 
+def mbi_bad_case(name, forge, errors, results, checks=(), **kw):
+    """Bad multiboot2 information forged by tests/qemu/mbforge (`forge`:
+    its mmap=/meminfo=/tags= options).  The log must hold exactly the
+    `errors` (regexes, the text after '# error: ', in order), the boot
+    suite's cases must end as `results` says, and the run ends with its
+    summary.  Every case here fails (boot.mbi counts the parser's error
+    lines, boot.mmap_sane the map's faults): bad boot information is a
+    finding about the machine, not a configuration error."""
+    rx_errors = re.compile(r"^# error: (.*)$", re.M)
+    want = [re.compile(e) for e in errors]
+
+    def errors_are(log):
+        got = rx_errors.findall(log)
+        return len(got) == len(want) and all(w.match(g) for w, g in zip(want, got))
+    return Case(name, media="mbforge", append="%s -- tests=boot quick" % forge, expect="fail",
+                checks=[has(r"^mbforge: multiboot2 faults: .*" + ".*".join(re.escape(f) + r"\b" for f in forge.split()),
+                            "mbforge forged %s" % forge),
+                        ("the error lines are exactly: " + " | ".join(errors), errors_are),
+                        lacks(r"^# warning:", "no warning line"),
+                        idval("boot", r"^multiboot2 \(mbforge\)$"), idval("loader", "^mbforge$"),
+                        idval("cmdline", "^tests=boot quick$"),
+                        has(r"^ringlab: \d+ passed, \d+ failed, 0 skipped$", "the run reached its summary")] +
+                       [result_is(c, r) for c, r in results] + list(checks), **kw)
+
+
 def fb_good_tag_used():
     rx_forged = re.compile(r"^mbforge: .*; fb=good: framebuffer tag (0x[0-9a-f]+) 1024x768x32 pitch 4096 "
                            r"\(bochs VGA BAR0", re.M)
@@ -544,6 +569,56 @@ def cases(args):
                      idval("boot", r"^multiboot2 \(mbforge\)$"), idval("cmdline", "^tests=boot quick$"),
                      has(r"^# acpi: rsdp rev \d+ from multiboot2-tag1[45],", "the RSDP came from mbforge's tag"),
                      result_is("boot", "ok"), result_is("mbi", "ok")]),
+        # Bad multiboot2 information, forged by tests/qemu/mbforge (QEMU's
+        # loader and GRUB only hand over good ones): each fault is named in
+        # an error line and the boot suite runs to the end.  Verdict fail
+        # for all: boot.mbi fails on the parser's error lines (or a missing
+        # map), boot.mmap_sane on a map that contradicts itself.
+        # A RAM entry whose end wraps past 2^64: dropped with an error; the
+        # rest of the map, the allocator and the identity map are intact.
+        mbi_bad_case("mbi-mmap-wrap", "mmap=wrap",
+                     [r"mbi: memory map entry base=0xfffffffffffff000 len=0x2000 wraps; dropped$"],
+                     [("mbi", "not ok"), ("mmap_sane", "ok"), ("identity_map", "ok"),
+                      ("cmdline_roundtrip", "ok")],
+                     [lacks(r"^# mmap: 0xfffffffffffff000", "the wrapping entry is not in the map")]),
+        # A reserved (type 2) entry over ringlab's whole image, appended
+        # after the RAM entry that holds it: reported at boot (kernel/main.c,
+        # mm_kernel_claim) as well as by boot.mmap_sane; the allocator keeps
+        # out of it (memmap_usable: the non-RAM claim wins) and the kernel,
+        # already running there, stays mapped write-back.
+        mbi_bad_case("mbi-mmap-overlap-kernel", "mmap=overlap-kernel",
+                     [r"mm: the kernel image 0x100000-0x[0-9a-f]+ overlaps the type-2 memory-map entry "
+                      r"0x100000-0x[0-9a-f]+: the loader put it on memory the firmware does not give as RAM"],
+                     [("mbi", "ok"), ("mmap_sane", "not ok"), ("identity_map", "ok"),
+                      ("cmdline_roundtrip", "ok")],
+                     [has(r"not ok \d+ mmap_sane # RAM entry overlaps a type-2 entry: 0x100000-0x[0-9a-f]+ and 0x100000-")]),
+        # An mmap tag with entry_size 4096 (a multiple of 8, larger than the
+        # tag): named as a bad tag, then the basic-meminfo fallback (two RAM
+        # ranges, no reserved ones: firmware tables read from holes).
+        mbi_bad_case("mbi-mmap-esize-big", "mmap=esize-big",
+                     [r"mbi: memory map tag has (\d+) bytes of entries, not a multiple of entry_size 4096; the last \1 ignored$",
+                      r"mbi: no memory map; using mem_lower/mem_upper \(639 KiB, \d+ KiB\)$"],
+                     [("mbi", "not ok"), ("mmap_sane", "ok"), ("identity_map", "ok")],
+                     [has(RAM_ONLY_DIAG), idval("ram", r"regions=2\b")]),
+        # total_size ends 16 bytes into the memory-map tag: that tag runs
+        # past it, the rest (RSDP tags, end tag) is ignored; basic meminfo
+        # came before it, so the fallback map is used; the RSDP comes from
+        # the BIOS-area scan instead of the tag.
+        mbi_bad_case("mbi-tags-truncated", "tags=truncated",
+                     [r"mbi: multiboot2 tag type 6 at offset \d+ has bad size \d+; rest ignored$",
+                      r"mbi: multiboot2 info has no end tag within its \d+ bytes$",
+                      r"mbi: no memory map; using mem_lower/mem_upper \(639 KiB, \d+ KiB\)$"],
+                     [("mbi", "not ok"), ("mmap_sane", "ok"), ("identity_map", "ok")],
+                     [lacks(r"^# acpi: rsdp .* from multiboot2-tag", "no RSDP from the cut-off tags")]),
+        # No memory map and no basic meminfo: no RAM at all.  The page
+        # tables cannot be built (the boot map is kept), no AP trampoline,
+        # and the boot suite still runs to the end on the boot CPU.
+        mbi_bad_case("mbi-no-memory", "mmap=none meminfo=none",
+                     [r"mbi: no memory map and no basic memory information$",
+                      r"paging: no memory below 4 GiB for page tables; keeping the boot map$",
+                      r"smp: no free RAM page between 0x10000 and 0x9f000 for the AP trampoline$"],
+                     [("mbi", "not ok"), ("mmap_sane", "not ok"), ("cmdline_roundtrip", "ok")],
+                     [idval("ram", r"^bytes=0 regions=0 "), online(1)]),
         # SeaBIOS lists one MP processor entry per package: one core each
         TweakedCase("acpi-off-mptable", smp="4,sockets=4,cores=1,threads=1", machine="pc,acpi=off",
                     bios="/usr/share/seabios/bios-256k.bin", append="tests=smp,boot quick",

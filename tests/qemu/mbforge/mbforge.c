@@ -30,6 +30,20 @@
  *             huge          at 0xfd000000 but 1048576 lines of 4096 bytes:
  *                           4 GiB, reaching the RAM above 4 GiB
  *             wrap          at 0xfffffffffffff000: base + size wraps 2^64
+ *   mmap=MODE the memory-map tag (6), converted from mb1's:
+ *             good          as converted (the default)
+ *             wrap          one more entry, RAM 0xfffffffffffff000+0x2000,
+ *                           whose end wraps past 2^64
+ *             overlap-kernel one more entry, reserved (type 2), over
+ *                           ringlab's image (lowest to highest PT_LOAD byte)
+ *             none          no memory-map tag
+ *             esize-big     24-byte entries, but entry_size 4096: a
+ *                           multiple of 8 larger than the whole tag
+ *   meminfo=MODE  good (the default) or none: no basic meminfo tag (4)
+ *   tags=MODE good (the default) or truncated: total_size ends 16 bytes
+ *             into the memory-map tag (after entry_version), so that tag
+ *             runs past total_size and the RSDP and end tags lie outside
+ *             (needs a memory-map tag)
  *   --        the rest of the line, verbatim, is ringlab's command line
  *             (the multiboot2 command-line tag; empty when absent).  A
  *             separator in -append rather than the -initrd module string,
@@ -37,17 +51,19 @@
  *
  * The multiboot2 information has, in this order: the command line (1),
  * the boot loader name "mbforge" (2), basic meminfo (4, from mb1's
- * mem_lower/mem_upper), the memory map (6, converted from mb1's), the
- * ACPI RSDP (14, and 15 for a revision >= 2 RSDP) when the BIOS areas
- * hold one with a good checksum, the framebuffer (8) as chosen, and the
- * end tag.
+ * mem_lower/mem_upper; not with meminfo=none), the memory map (6, as
+ * mmap= says), the ACPI RSDP (14, and 15 for a revision >= 2 RSDP) when
+ * the BIOS areas hold one with a good checksum, the framebuffer (8) as
+ * chosen, and the end tag.
  *
  * Anything off (no module, not an x86-64 ELF executable, a segment outside
  * RAM, above 4 GiB or on mbforge or the module, an unknown option) stops
  * with "mbforge: error: ..." on COM1 and an isa-debug-exit write of 3
  * (QEMU exits with 7), or HLT where there is no such device.  On success
- * one "mbforge: ..." line precedes ringlab's log (logcheck judges the run
- * from its "KTAP version 1" line, so it is ignored). */
+ * one "mbforge: ..." line (two with a mmap=/meminfo=/tags= fault: the
+ * second "mbforge: multiboot2 faults: ...") precedes ringlab's log
+ * (logcheck judges the run from its "KTAP version 1" line, so it is
+ * ignored). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -180,9 +196,73 @@ static const char *const fb_names[] = {
 	[FB_WRAP] = "wrap",
 };
 
+/* Multiboot2 information faults (issue 12): what a buggy loader or
+ * firmware could hand over.  "good" is the default everywhere. */
+enum mmap_mode { MMAP_GOOD, MMAP_WRAP, MMAP_OVERLAP_KERNEL, MMAP_NONE, MMAP_ESIZE_BIG };
+
+static const char *const mmap_names[] = {
+	[MMAP_GOOD] = "good", [MMAP_WRAP] = "wrap", [MMAP_OVERLAP_KERNEL] = "overlap-kernel",
+	[MMAP_NONE] = "none", [MMAP_ESIZE_BIG] = "esize-big",
+};
+
+enum meminfo_mode { MEMINFO_GOOD, MEMINFO_NONE };
+
+static const char *const meminfo_names[] = { [MEMINFO_GOOD] = "good", [MEMINFO_NONE] = "none" };
+
+enum tags_mode { TAGS_GOOD, TAGS_TRUNCATED };
+
+static const char *const tags_names[] = { [TAGS_GOOD] = "good", [TAGS_TRUNCATED] = "truncated" };
+
 static char own_cmdline[CMDLINE_MAX];
-static enum fb_mode fb_mode = FB_NONE;
 static const char *kernel_cmdline = "";
+
+/* One KEY=MODE option: the mode's index in names[] goes to *value. */
+struct option {
+	const char *key;
+	const char *const *names;
+	unsigned nnames;
+	unsigned *value;
+	const char *list;	/* the modes, for the error line */
+};
+
+static unsigned fb_mode, mmap_mode, meminfo_mode, tags_mode;
+
+#define OPT(k, n, v, l) { k, n, sizeof(n) / sizeof(n[0]), &v, l }
+static const struct option options[] = {
+	OPT("fb", fb_names, fb_mode, "none, good, kernel, noncanonical, maxphys, huge, wrap"),
+	OPT("mmap", mmap_names, mmap_mode, "good, wrap, overlap-kernel, none, esize-big"),
+	OPT("meminfo", meminfo_names, meminfo_mode, "good, none"),
+	OPT("tags", tags_names, tags_mode, "good, truncated"),
+};
+#undef OPT
+
+/* Sets the option tok[0..n) names and returns true, or false when it is
+ * not KEY=... for any KEY; stops on an unknown mode. */
+static bool parse_option(char *tok, size_t n)
+{
+	for (unsigned o = 0; o < sizeof(options) / sizeof(options[0]); o++) {
+		const struct option *op = &options[o];
+		size_t kl = strlen(op->key);
+
+		if (n <= kl || memcmp(tok, op->key, kl) != 0 || tok[kl] != '=')
+			continue;
+		for (unsigned m = 0; m < op->nnames; m++)
+			if (str_eq_n(tok + kl + 1, n - kl - 1, op->names[m])) {
+				*op->value = m;
+				return true;
+			}
+		tok[n] = '\0';
+		puts_serial("mbforge: error: unknown ");
+		puts_serial(op->key);
+		puts_serial("= mode '");
+		puts_serial(tok + kl + 1);
+		puts_serial("' (");
+		puts_serial(op->list);
+		puts_serial(")\n");
+		stop();
+	}
+	return false;
+}
 
 static void parse_options(void)
 {
@@ -206,21 +286,7 @@ static void parse_options(void)
 			kernel_cmdline = s;
 			break;
 		}
-		if (n > 3 && tok[0] == 'f' && tok[1] == 'b' && tok[2] == '=') {
-			unsigned m;
-
-			for (m = 0; m < sizeof(fb_names) / sizeof(fb_names[0]); m++)
-				if (str_eq_n(tok + 3, n - 3, fb_names[m]))
-					break;
-			if (m == sizeof(fb_names) / sizeof(fb_names[0])) {
-				tok[n] = '\0';
-				puts_serial("mbforge: error: unknown fb= mode '");
-				puts_serial(tok + 3);
-				puts_serial("' (none, good, kernel, noncanonical, maxphys, huge, wrap)\n");
-				stop();
-			}
-			fb_mode = (enum fb_mode)m;
-		} else {
+		if (!parse_option(tok, n)) {
 			bool has_eq = false;
 
 			for (size_t i = 0; i < n; i++)
@@ -229,7 +295,7 @@ static void parse_options(void)
 				tok[n] = '\0';
 				puts_serial("mbforge: error: unknown option '");
 				puts_serial(tok);
-				puts_serial("' (fb=MODE, then -- and the kernel's command line)\n");
+				puts_serial("' (fb=, mmap=, meminfo=, tags=, then -- and the kernel's command line)\n");
 				stop();
 			}
 			/* else the image's file name, which QEMU puts first */
@@ -248,7 +314,7 @@ struct seg {
 static struct seg segs[MAX_SEGS];
 static unsigned nsegs;
 static uint32_t kernel_entry;
-static uint64_t kernel_low = ~0ull;
+static uint64_t kernel_low = ~0ull, kernel_high;
 
 struct ram {
 	uint64_t base, len;
@@ -313,6 +379,8 @@ static void elf_plan(const uint8_t *img, uint32_t size, uint32_t mod_start)
 				refuse("PT_LOAD segments overlap; p_paddr", s.paddr);
 		if (s.paddr < kernel_low)
 			kernel_low = s.paddr;
+		if (s.paddr + s.memsz > kernel_high)
+			kernel_high = s.paddr + s.memsz;
 		segs[nsegs++] = s;
 	}
 	if (!nsegs)
@@ -531,32 +599,64 @@ static const uint8_t *mb1_mmap(const uint8_t *info, uint32_t *lenp)
 	return m;
 }
 
+/* The extra memory-map entry of mmap=wrap / overlap-kernel (base, length,
+ * type); false for the other modes. */
+static bool mmap_extra(uint64_t *base, uint64_t *len, uint32_t *type)
+{
+	switch (mmap_mode) {
+	case MMAP_WRAP:		/* RAM whose end wraps past 2^64 */
+		*base = 0xfffffffffffff000ull;
+		*len = 0x2000;
+		*type = 1;
+		return true;
+	case MMAP_OVERLAP_KERNEL:	/* reserved, over the whole kernel image */
+		*base = kernel_low;
+		*len = kernel_high - kernel_low;
+		*type = 2;
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void mb2_build(const uint8_t *info, uint32_t flags, struct fb_choice *fb)
 {
+	uint32_t mmap_at = 0;
+
 	put32(0);	/* total_size, set at the end */
 	put32(0);	/* reserved */
 
 	tag_string(MB2_TAG_CMDLINE, kernel_cmdline);
 	tag_string(MB2_TAG_LOADER, "mbforge");
 
-	if (flags & MB1_INFO_MEM) {
+	if ((flags & MB1_INFO_MEM) && meminfo_mode != MEMINFO_NONE) {
 		uint32_t at = tag_begin(MB2_TAG_MEMINFO);
 
 		put32(le32(info + 4));
 		put32(le32(info + 8));
 		tag_end(at);
 	}
-	if (flags & MB1_INFO_MMAP) {
-		uint32_t len;
+	if ((flags & MB1_INFO_MMAP) && mmap_mode != MMAP_NONE) {
+		uint32_t len, type;
+		uint64_t xbase, xlen;
 		const uint8_t *m = mb1_mmap(info, &len);
 		uint32_t at = tag_begin(MB2_TAG_MMAP);
 
-		put32(24);	/* entry_size */
+		mmap_at = at;
+		/* esize-big: 24-byte entries, but an entry_size (a multiple of
+		 * 8) larger than the whole tag */
+		put32(mmap_mode == MMAP_ESIZE_BIG ? 4096 : 24);
 		put32(0);	/* entry_version */
 		for (uint32_t off = 0; off + 4 <= len; off += 4 + le32(m + off)) {
 			put64(le64(m + off + 4));
 			put64(le64(m + off + 12));
 			put32(le32(m + off + 20));
+			put32(0);
+		}
+		if (mmap_extra(&xbase, &xlen, &type)) {
+			put64(xbase);
+			put64(xlen);
+			put32(type);
 			put32(0);
 		}
 		tag_end(at);
@@ -599,7 +699,18 @@ static void mb2_build(const uint8_t *info, uint32_t flags, struct fb_choice *fb)
 	uint32_t at = tag_begin(MB2_TAG_END);
 
 	tag_end(at);
-	memcpy(mb2, &mb2_len, 4);
+	/* tags=truncated: total_size ends 16 bytes into the memory-map tag
+	 * (its header, entry_size and entry_version), so that tag's size
+	 * runs past total_size and the end tag lies outside. */
+	uint32_t total = mb2_len;
+
+	if (tags_mode == TAGS_TRUNCATED) {
+		if (!mmap_at)
+			refuse("tags=truncated cuts into the memory-map tag, and there is none; mmap mode",
+			       mmap_mode);
+		total = mmap_at + 16;
+	}
+	memcpy(mb2, &total, 4);
 }
 
 /* --------------------------------------------------------------- main --- */
@@ -681,5 +792,26 @@ void mbforge_main(uint32_t magic, uint32_t info_pa)
 		puts_serial(fb.where);
 	}
 	puts_serial("\n");
+	if (mmap_mode || meminfo_mode || tags_mode) {
+		uint64_t xbase, xlen;
+		uint32_t xtype;
+
+		puts_serial("mbforge: multiboot2 faults: mmap=");
+		puts_serial(mmap_names[mmap_mode]);
+		if (mmap_extra(&xbase, &xlen, &xtype)) {
+			puts_serial(" (extra type ");
+			putdec(xtype);
+			puts_serial(" entry ");
+			puthex(xbase);
+			puts_serial("+");
+			puthex(xlen);
+			puts_serial(")");
+		}
+		puts_serial(" meminfo=");
+		puts_serial(meminfo_names[meminfo_mode]);
+		puts_serial(" tags=");
+		puts_serial(tags_names[tags_mode]);
+		puts_serial("\n");
+	}
 	mbforge_enter(kernel_entry, (uint32_t)(uintptr_t)mb2);
 }
