@@ -343,6 +343,7 @@ bool paging_init(const struct paging_params *bi)
 			break;
 	write_cr3((uint64_t)(uintptr_t)pml4);
 	full_map = true;
+	st.own_tables = true;
 
 	static uint32_t types[MAX_RAM_SPANS];
 	unsigned ntypes = 0;

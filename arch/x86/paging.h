@@ -36,6 +36,7 @@ struct paging_stats {
 	uint64_t refused;	/* writes that would have replaced a present entry */
 	unsigned phys_bits;
 	bool gbpages;
+	bool own_tables;	/* paging_init built and loaded its tables */
 };
 
 /* What paging_init() needs (filled by kmain; must stay valid after the

@@ -618,7 +618,9 @@ def cases(args):
                       r"paging: no memory below 4 GiB for page tables; keeping the boot map$",
                       r"smp: no free RAM page between 0x10000 and 0x9f000 for the AP trampoline$"],
                      [("mbi", "not ok"), ("mmap_sane", "not ok"), ("cmdline_roundtrip", "ok")],
-                     [idval("ram", r"^bytes=0 regions=0 "), online(1)]),
+                     [idval("ram", r"^bytes=0 regions=0 "), online(1),
+                      has(r"^    not ok \d+ identity_map # page tables were not built at boot",
+                          "identity_map names the kept boot map")]),
         # SeaBIOS lists one MP processor entry per package: one core each
         TweakedCase("acpi-off-mptable", smp="4,sockets=4,cores=1,threads=1", machine="pc,acpi=off",
                     bios="/usr/share/seabios/bios-256k.bin", append="tests=smp,boot quick",
