@@ -147,6 +147,7 @@ HOST_DEPS_memmap   := kernel/memmap.c
 HOST_DEPS_physrange := lib/physrange.c
 HOST_DEPS_mptable  := arch/x86/mptable.c arch/x86/acpi.c arch/x86/acpi_spcr.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_tlbflush :=
+HOST_DEPS_ioapic   :=
 HOST_DEPS_memsize  := lib/memsize.c arch/x86/meminfo.c lib/string.c lib/printf.c
 HOST_DEPS_litmus   := lib/litmus.c lib/string.c lib/printf.c
 HOST_DEPS_pmu      := arch/x86/pmu.c lib/string.c lib/printf.c

@@ -237,6 +237,9 @@ void kmain(uint32_t magic, uint32_t info)
 	bsp.activity = "runner";
 	runner_select(&boot_options, &tot);
 	runner_run(&boot_options, seed, &tot);
+	/* The uniprocessor NMI watchdog's I/O APIC entry and PIT channel 0
+	 * back as the firmware left them (README "What ringlab changes"). */
+	nmi_watch_stop();
 
 	/* Firmware errors are part of the verdict (issue 12 D5): with no CPU
 	 * list at all the other CPUs were never tested, so even a run that

@@ -17,6 +17,18 @@ bool panic_in_progress(void)
 
 static void (*stop_others)(void);
 
+/* Before taking the panic: an NMI that reaches this CPU from now on
+ * returns instead of halting it (arch/x86/traps.c), so the report always
+ * completes.  A CPU whose %gs is not set up yet (before percpu_install)
+ * is not marked. */
+static void mark_panicking(void)
+{
+	struct percpu *c = this_cpu();
+
+	if (c && c->self == c)
+		c->panicking = true;
+}
+
 void panic_register_stop_others(void (*fn)(void))
 {
 	stop_others = fn;
@@ -28,6 +40,7 @@ void panic(const char *fmt, ...)
 	va_list ap;
 
 	cli();
+	mark_panicking();
 	if (__atomic_exchange_n(&panicking, 1, __ATOMIC_SEQ_CST))
 		halt_forever();		/* another CPU is already reporting */
 	if (stop_others)
@@ -46,6 +59,7 @@ void panic_raw(const char *what, unsigned vector, uint64_t rip)
 	char msg[200];
 
 	cli();
+	mark_panicking();
 	if (__atomic_exchange_n(&panicking, 1, __ATOMIC_SEQ_CST))
 		halt_forever();
 	rl_snprintf(msg, sizeof(msg), "%s (vector %u at rip=0x%llx on cpu %u)", what, vector,

@@ -92,6 +92,11 @@ void plat_run_case(struct test_ctx *t)
 			t->result = RES_FAIL;
 			rl_snprintf(t->reason, sizeof(t->reason), "case aborted");
 		}
+	} else if (f.vector == CATCH_TIMEOUT && c->timeout_by == TIMEOUT_BY_PERIODIC_NMI) {
+		t->result = RES_TIMEOUT;
+		rl_snprintf(t->reason, sizeof(t->reason),
+			    "budget of %llu ms exceeded with interrupts off; stopped by the periodic I/O APIC NMI (no watcher cpu) at rip=0x%llx",
+			    (unsigned long long)t->budget_ms, (unsigned long long)f.fault_rip);
 	} else if (f.vector == CATCH_TIMEOUT && c->timeout_by) {
 		t->result = RES_TIMEOUT;
 		rl_snprintf(t->reason, sizeof(t->reason),

@@ -213,15 +213,16 @@ TEST_EX(fault, timeout, T_EXPLICIT, 500)
 }
 
 /* issue 12 D3: a case spinning with interrupts off on the boot CPU.  The
- * maskable watchdog cannot stop it; the watcher CPU's NMI must
- * (kernel/nmi_watch.c), and the run goes on. */
+ * maskable watchdog cannot stop it; the NMI watchdog must
+ * (kernel/nmi_watch.c: the watcher CPU's NMI, or with one CPU the
+ * periodic I/O APIC NMI), and the run goes on. */
 TEST_EX(fault, hang_irqoff, T_EXPLICIT, 500)
 {
 	if (!nmi_watch_available()) {
-		t_skip(t, "no watcher CPU (needs a second CPU with a LAPIC timer): this hang could not be stopped");
+		t_skip(t, "no NMI watchdog (no watcher CPU and no I/O APIC NMI source; see the # watchdog: line): this hang could not be stopped");
 		return;
 	}
-	t_diag(t, "spinning with interrupts off: the watcher's NMI must stop this after 500 ms");
+	t_diag(t, "spinning with interrupts off: the NMI watchdog must stop this after 500 ms");
 	cli();
 	for (;;)
 		cpu_relax();

@@ -48,6 +48,7 @@
 
 #define ACPI_MADT_TYPE_LOCAL_APIC		0
 #define ACPI_MADT_TYPE_IO_APIC			1
+#define ACPI_MADT_TYPE_INT_SRC_OVERRIDE		2
 #define ACPI_MADT_TYPE_LOCAL_APIC_OVERRIDE	5
 #define ACPI_MADT_TYPE_LOCAL_X2APIC		9
 
@@ -74,6 +75,7 @@
 #define MADT_ENTRIES		44
 #define MADT_LOCAL_APIC_LEN	8	/* §5.2.12.2 */
 #define MADT_IO_APIC_LEN	12	/* §5.2.12.3 */
+#define MADT_INT_SRC_OVERRIDE_LEN 10	/* §5.2.12.5 */
 #define MADT_LAPIC_OVERRIDE_LEN	12	/* §5.2.12.8 */
 #define MADT_LOCAL_X2APIC_LEN	16	/* §5.2.12.12 */
 
@@ -394,12 +396,44 @@ static void madt_add_cpu(struct acpi_info *ai, uint8_t type, uint32_t apic_id,
 	c->type = type;
 }
 
+/* §5.2.12.5: Bus (0 = ISA), Source (the ISA IRQ), GSI, INTI flags. */
+static void madt_add_isa_override(struct acpi_info *ai, uint32_t off, const uint8_t *e)
+{
+	uint8_t bus = e[2], irq = e[3];
+	uint32_t gsi = le32(e + 4);
+
+	if (bus != 0 || irq >= ACPI_ISA_IRQS) {
+		acpi_err(ai, "acpi: MADT: interrupt source override at offset %u for bus %u IRQ %u (not ISA 0-15), ignored",
+			 off, bus, irq);
+		return;
+	}
+	if (ai->isa_irq[irq].present) {
+		acpi_err(ai, "acpi: MADT: second interrupt source override for ISA IRQ %u at offset %u (GSI %u), ignored",
+			 irq, off, gsi);
+		return;
+	}
+	ai->isa_irq[irq] = (struct acpi_isa_override){ true, gsi, le16(e + 8) };
+}
+
+uint32_t acpi_isa_irq_gsi(const struct acpi_info *ai, unsigned irq, uint16_t *flags)
+{
+	if (irq < ACPI_ISA_IRQS && ai->isa_irq[irq].present) {
+		if (flags)
+			*flags = ai->isa_irq[irq].flags;
+		return ai->isa_irq[irq].gsi;
+	}
+	if (flags)
+		*flags = 0;
+	return irq;
+}
+
 static const struct {
 	uint8_t type;
 	uint8_t min_len;
 } madt_min_len[] = {
 	{ ACPI_MADT_TYPE_LOCAL_APIC, MADT_LOCAL_APIC_LEN },
 	{ ACPI_MADT_TYPE_IO_APIC, MADT_IO_APIC_LEN },
+	{ ACPI_MADT_TYPE_INT_SRC_OVERRIDE, MADT_INT_SRC_OVERRIDE_LEN },
 	{ ACPI_MADT_TYPE_LOCAL_APIC_OVERRIDE, MADT_LAPIC_OVERRIDE_LEN },
 	{ ACPI_MADT_TYPE_LOCAL_X2APIC, MADT_LOCAL_X2APIC_LEN },
 };
@@ -474,6 +508,9 @@ void acpi_parse_madt(struct acpi_info *ai, const void *table, uint32_t len)
 			ai->ioapics[ai->nioapics].addr = le32(e + 4);
 			ai->ioapics[ai->nioapics].gsi_base = le32(e + 8);
 			ai->nioapics++;
+			break;
+		case ACPI_MADT_TYPE_INT_SRC_OVERRIDE:
+			madt_add_isa_override(ai, off - elen, e);
 			break;
 		case ACPI_MADT_TYPE_LOCAL_APIC_OVERRIDE:
 			/* §5.2.12.8: at most one; when present it replaces

@@ -36,6 +36,22 @@ struct acpi_ioapic {
 	uint32_t gsi_base;
 };
 
+/* MADT Interrupt Source Override (type 2, ACPI 6.5 §5.2.12.5) for an ISA
+ * IRQ.  flags are MPS INTI flags: bits 1:0 polarity (00 as the bus, i.e.
+ * active high for ISA; 01 high; 11 low), bits 3:2 trigger mode (00 as the
+ * bus, i.e. edge for ISA; 01 edge; 11 level). */
+#define ACPI_ISA_IRQS			16
+#define ACPI_INTI_POLARITY_MASK		0x3
+#define ACPI_INTI_POLARITY_LOW		0x3
+#define ACPI_INTI_TRIGGER_MASK		0xc
+#define ACPI_INTI_TRIGGER_LEVEL		0xc
+
+struct acpi_isa_override {
+	bool present;
+	uint32_t gsi;
+	uint16_t flags;
+};
+
 struct acpi_table_ref {
 	char sig[5];
 	uint64_t phys;
@@ -87,6 +103,8 @@ struct acpi_info {
 	unsigned ncpus_ignored;		/* entries with ID 0xff / 0xffffffff, or neither flag */
 	struct acpi_ioapic ioapics[ACPI_MAX_IOAPICS];
 	unsigned nioapics;
+	/* Interrupt Source Overrides by ISA IRQ (bus 0); absent: identity */
+	struct acpi_isa_override isa_irq[ACPI_ISA_IRQS];
 
 	/* FADT ("FACP") */
 	bool have_fadt;
@@ -130,5 +148,10 @@ void acpi_parse_spcr(struct acpi_info *ai, const void *p, uint32_t len);
 /* Usable CPUs per the MADT: Enabled set (Online-capable-only entries are
  * hot-plug slots and are not started). */
 unsigned acpi_enabled_cpus(const struct acpi_info *ai);
+
+/* The GSI that ISA IRQ `irq` (< 16) arrives at, and its INTI flags (0 =
+ * as the bus: edge, active high): the MADT override if one was given,
+ * else the identity that ACPI 6.5 §5.2.12.5 assumes. */
+uint32_t acpi_isa_irq_gsi(const struct acpi_info *ai, unsigned irq, uint16_t *flags);
 
 #endif

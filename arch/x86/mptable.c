@@ -196,6 +196,9 @@ bool mptable_fill(struct acpi_info *ai, struct mp_info *mp)
 	/* Replace whatever CPU list there was (a rejected MADT's leftovers). */
 	ai->ncpus = ai->ncpus_ignored = ai->ncpus_dropped = 0;
 	ai->nioapics = 0;
+	/* The MP table's I/O interrupt entries are not parsed: no ISA
+	 * routing is known (arch/x86/acpi.h isa_irq). */
+	memset(ai->isa_irq, 0, sizeof(ai->isa_irq));
 	if (mp->default_config) {
 		/* §5: default configurations are two processors, APIC IDs 0
 		 * and 1, with the APIC at its default address. */

@@ -43,6 +43,10 @@ enum ap_stage {
 	AP_ONLINE = 5,
 };
 
+/* timeout_by when the boot CPU's own check in the uniprocessor watchdog's
+ * periodic NMI (I/O APIC, PIT channel 0) asked for the unwind. */
+#define TIMEOUT_BY_PERIODIC_NMI	0xffffffffu
+
 struct percpu {
 	struct percpu *self;		/* %gs:0 */
 	unsigned index;			/* 0..ncpus-1 */
@@ -60,7 +64,9 @@ struct percpu {
 	/* kernel/nmi_watch.c: the watcher CPU sets timeout_req to the case
 	 * sequence number it stops (case_seq), then sends an NMI. */
 	volatile uint64_t timeout_req, case_seq;
-	volatile unsigned timeout_by;	/* the CPU that sent it */
+	volatile unsigned timeout_by;	/* the CPU that sent it, or
+					 * TIMEOUT_BY_PERIODIC_NMI */
+	volatile bool panicking;	/* this CPU is reporting a panic */
 	const char *activity;		/* test name or "boot"/"idle", for dumps */
 
 	uint64_t gdt[7];

@@ -22,3 +22,13 @@ void pic_remap_and_mask(unsigned base)
 	outb(PIC1_DATA, 0xff);			/* mask everything */
 	outb(PIC2_DATA, 0xff);
 }
+
+bool pic_irq_masked(unsigned irq)
+{
+	/* OCW1: a read of the data port returns the interrupt mask register. */
+	if (irq < 8)
+		return inb(PIC1_DATA) & (1u << irq);
+	if (irq < 16)
+		return inb(PIC2_DATA) & (1u << (irq - 8));
+	return true;
+}

@@ -3,6 +3,10 @@
 #ifndef RINGLAB_ARCH_X86_PIC_H
 #define RINGLAB_ARCH_X86_PIC_H
 
+#include <stdbool.h>
+
 void pic_remap_and_mask(unsigned base_vector);
+/* The 8259 mask bit of ISA IRQ `irq` (master for 0-7, slave for 8-15). */
+bool pic_irq_masked(unsigned irq);
 
 #endif

@@ -1,10 +1,12 @@
-/* PIT channel 2 TSC measurement; see pit.h.  Programming as in the 8254
- * data sheet and Linux's pit_calibrate_tsc(): channel 2, mode 0 (interrupt
- * on terminal count), lobyte/hibyte; OUT2 is readable as port 0x61 bit 5. */
+/* PIT channel 2 TSC measurement and channel 0 periodic output; see pit.h.
+ * Channel 2 programming as in the 8254 data sheet and Linux's
+ * pit_calibrate_tsc(): mode 0 (interrupt on terminal count),
+ * lobyte/hibyte; OUT2 is readable as port 0x61 bit 5. */
 #include "arch/x86/pit.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/tsc_read.h"
 
+#define PIT_CH0		0x40
 #define PIT_CH2		0x42
 #define PIT_MODE	0x43
 #define PORT_B		0x61
@@ -12,6 +14,41 @@
 #define PORT_B_SPEAKER	0x02
 #define PORT_B_OUT2	0x20
 #define PIT_SEL_CH2_LOHI_MODE0 0xb0
+/* Control word (8254 data sheet): SC1:0 channel, RW1:0 = 11 lobyte then
+ * hibyte, M2:0 mode, BCD 0. */
+#define PIT_SEL_CH0_LOHI_MODE2 0x34	/* rate generator */
+#define PIT_SEL_CH0_LOHI_MODE3 0x36	/* square wave */
+/* Read-back: 11, COUNT# = 1 (no count latch), STATUS# = 0, channel 0. */
+#define PIT_READBACK_CH0_STATUS 0xe2
+
+void pit_ch0_periodic(uint16_t divisor)
+{
+	/* Mode 2: OUT0 is high and drops for one input clock every
+	 * `divisor` clocks, so its rising edges (IRQ 0) are periodic.  The
+	 * new count takes effect at once after the control word. */
+	outb(PIT_MODE, PIT_SEL_CH0_LOHI_MODE2);
+	outb(PIT_CH0, (uint8_t)divisor);
+	outb(PIT_CH0, (uint8_t)(divisor >> 8));
+}
+
+void pit_ch0_bios_default(void)
+{
+	/* What every PC BIOS programs at POST for its INT 08h tick, and what
+	 * boot loaders and OSes that start after ringlab expect: mode 3, count
+	 * 0 (= 65536, 18.2 Hz).  The 8254 cannot report the reload value the
+	 * firmware set (read-back gives the mode and the running count only),
+	 * so the standard value is put back; channel 0 cannot be stopped
+	 * (its gate is tied high on PCs). */
+	outb(PIT_MODE, PIT_SEL_CH0_LOHI_MODE3);
+	outb(PIT_CH0, 0);
+	outb(PIT_CH0, 0);
+}
+
+uint8_t pit_ch0_status(void)
+{
+	outb(PIT_MODE, PIT_READBACK_CH0_STATUS);
+	return inb(PIT_CH0);
+}
 
 bool pit_measure_tsc(uint16_t ticks, uint64_t max_tsc_cycles, uint64_t *tsc_cycles,
 		     uint64_t *err_cycles)

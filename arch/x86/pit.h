@@ -1,6 +1,7 @@
 /* 8254 PIT channel 2 as a TSC calibration reference (gated through port
  * 0x61, no interrupt).  Some recent platforms gate the PIT's clock off;
- * the measurement then times out and says so. */
+ * the measurement then times out and says so.  Channel 0 (output = ISA
+ * IRQ 0) drives the uniprocessor NMI watchdog (kernel/nmi_watch.c). */
 #ifndef RINGLAB_ARCH_X86_PIT_H
 #define RINGLAB_ARCH_X86_PIT_H
 
@@ -15,5 +16,12 @@
  * max_tsc_cycles.  Port 0x61 is restored. */
 bool pit_measure_tsc(uint16_t ticks, uint64_t max_tsc_cycles, uint64_t *tsc_cycles,
 		     uint64_t *err_cycles);
+
+/* Channel 0 as a rate generator (mode 2): IRQ 0 every divisor/PIT_HZ s. */
+void pit_ch0_periodic(uint16_t divisor);
+/* Channel 0 back to the BIOS setting: mode 3, count 65536 (18.2 Hz). */
+void pit_ch0_bios_default(void);
+/* Channel 0's read-back status byte: bit 7 OUT, bits 5:4 access, 3:1 mode. */
+uint8_t pit_ch0_status(void);
 
 #endif

@@ -10,6 +10,12 @@
 #include "lib/printf.h"
 
 static irq_handler_t irq_handlers[256];
+static bool (*nmi_tick)(void);
+
+void nmi_register_tick(bool (*fn)(void))
+{
+	__atomic_store_n(&nmi_tick, fn, __ATOMIC_RELEASE);
+}
 
 static const struct {
 	const char *mnemonic, *name;
@@ -142,13 +148,24 @@ static void handle_exception(struct regs *r)
 static void handle_nmi(struct regs *r)
 {
 	struct percpu *c = this_cpu();
+	bool (*tick)(void) = __atomic_load_n(&nmi_tick, __ATOMIC_ACQUIRE);
+	bool quiet;
 
 	c->nmi_count++;
-	if (arch_panic_in_progress())
+	/* The uniprocessor watchdog's periodic NMI (kernel/nmi_watch.c)
+	 * checks the case deadline here, on the boot CPU itself. */
+	quiet = c->index == 0 && tick && tick();
+	if (arch_panic_in_progress()) {
+		/* The panicking CPU keeps reporting (a periodic NMI may still
+		 * reach it); the others stop here. */
+		if (c->panicking)
+			return;
 		halt_forever();
+	}
 	if (c->timeout_req) {
-		/* The watcher CPU saw this CPU's test overrun its budget with
-		 * interrupts off (kernel/nmi_watch.c): unwind it as TIMEOUT.
+		/* The watcher CPU (or the periodic NMI's own check) saw this
+		 * CPU's test overrun its budget with interrupts off
+		 * (kernel/nmi_watch.c): unwind it as TIMEOUT.
 		 * A request for an earlier case that ended meanwhile is
 		 * dropped. */
 		uint64_t seq = c->timeout_req;
@@ -176,6 +193,8 @@ static void handle_nmi(struct regs *r)
 			c->abort_req = 1;	/* nothing armed yet: stay asked */
 		return;
 	}
+	if (quiet)
+		return;		/* a periodic tick, nothing overran */
 	arch_warn("nmi", "unexpected NMI on cpu %u at rip=0x%llx (count %llu)", c->index,
 		 (unsigned long long)r->rip, (unsigned long long)c->nmi_count);
 }

@@ -4,6 +4,7 @@
 #ifndef RINGLAB_ARCH_X86_TRAPS_H
 #define RINGLAB_ARCH_X86_TRAPS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "arch/x86/regs.h"
 #include "arch/x86/trapnr.h"
@@ -22,6 +23,13 @@ const char *exception_name(unsigned vector);		/* "page fault" */
  * synthesized frame to exercise a vector's path without an INT
  * instruction (which some hypervisors cannot emulate). */
 void isr_dispatch(struct regs *r);
+
+/* The boot CPU's NMI tick hook (kernel/arch_hooks.c registers
+ * kernel/nmi_watch.c's): called first in every NMI on the boot CPU.  It
+ * may set the CPU's timeout_req (then the NMI unwinds the case as
+ * TIMEOUT) and returns true while a periodic NMI source is or was armed,
+ * so that an NMI with nothing to do is a quiet tick, not "unexpected". */
+void nmi_register_tick(bool (*fn)(void));
 
 /* Print the register dump for an unexpected exception. */
 void exception_dump(const struct regs *r);

@@ -38,13 +38,14 @@ PORT_FUNCS = {
 MMIO_FILES = {
     "arch/x86/apic.c": "local APIC (xAPIC MMIO page; x2APIC is MSRs)",
     "arch/x86/hpet.c": "HPET general configuration (counter enable, restored)",
+    "arch/x86/ioapic.c": "I/O APIC IOREGSEL/IOWIN: one redirection entry (uniprocessor NMI watchdog), saved and restored",
     "arch/x86/vga.c": "VGA text framebuffer 0xB8000",
     "kernel/fbcon.c": "the GOP/VBE framebuffer of the multiboot2 tag (screen console, issue 11): pixels only",
     "tests/fault.c": "deliberate #PF on an unmapped address (no device)",
     "arch/x86/smpboot.c": "AP trampoline page in low RAM (not a device): the parked CPUs' IDT pointer",
     "tests/tlb.c": "the TLB suite's own test frames, allocated RAM (not a device)",
 }
-MAP_FILES = {"arch/x86/apic.c", "arch/x86/hpet.c", "kernel/fbcon_boot.c"}
+MAP_FILES = {"arch/x86/apic.c", "arch/x86/hpet.c", "arch/x86/ioapic.c", "kernel/fbcon_boot.c"}
 
 OUT_RX = re.compile(r"^\s*[0-9a-f]+:\s+(rep\s+)?(out[bwl]?|outs[bwld]?)\s+(\S+)")
 FN_RX = re.compile(r"^[0-9a-f]+ <(.+)>:$")

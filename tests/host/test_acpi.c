@@ -1126,6 +1126,60 @@ static void test_madt_lapic_override_and_ioapics(void **state)
 	blob_free(&m);
 }
 
+/* §5.2.12.5 Interrupt Source Overrides: kept per ISA IRQ; the lookup
+ * falls back to identity; non-ISA, out-of-range, duplicate and short
+ * entries are reported and ignored, and nothing reads past the entry. */
+static void test_madt_isa_overrides(void **state)
+{
+	(void)state;
+	struct blob m = madt_begin(0xfee00000, 1, 3);
+	uint16_t flags = 0xffff;
+
+	madt_lapic(&m, 0, 0, 1);
+	madt_ioapic(&m, 0, 0xfec00000, 0);
+	madt_iso(&m, 0, 2, 0);
+	madt_iso(&m, 9, 9, 0xd);
+	madt_iso(&m, 10, 10, 0xf);
+	madt_iso(&m, 0, 7, 0);		/* a second one for IRQ 0 */
+	madt_iso(&m, 16, 16, 0);	/* not an ISA IRQ */
+	{
+		uint8_t e[10] = { 2, 10, 1, 3 };	/* bus 1 */
+
+		le_put(e + 4, 20, 4);
+		raw(&m, e, sizeof(e));
+	}
+	{
+		uint8_t e[8] = { 2, 8, 0, 4, 30, 0, 0, 0 };	/* short: skipped */
+
+		raw(&m, e, sizeof(e));
+	}
+	sdt_finish(&m);
+	ai_clear();
+	parse_exact(acpi_parse_madt, &m);
+	assert_true(ai.isa_irq[0].present);
+	assert_int_equal(acpi_isa_irq_gsi(&ai, 0, &flags), 2);
+	assert_int_equal(flags, 0);
+	assert_int_equal(acpi_isa_irq_gsi(&ai, 9, &flags), 9);
+	assert_int_equal(flags, 0xd);
+	assert_int_equal(flags & ACPI_INTI_POLARITY_MASK, 1);	/* active high */
+	assert_int_equal(flags & ACPI_INTI_TRIGGER_MASK, ACPI_INTI_TRIGGER_LEVEL);
+	assert_int_equal(acpi_isa_irq_gsi(&ai, 10, &flags), 10);
+	assert_int_equal(flags & ACPI_INTI_POLARITY_MASK, ACPI_INTI_POLARITY_LOW);
+	/* no override: identity, flags "as the bus" */
+	flags = 0xffff;
+	assert_int_equal(acpi_isa_irq_gsi(&ai, 3, &flags), 3);
+	assert_int_equal(flags, 0);
+	assert_int_equal(acpi_isa_irq_gsi(&ai, 4, NULL), 4);
+	assert_int_equal(acpi_isa_irq_gsi(&ai, 99, &flags), 99);
+	assert_error("second interrupt source override for ISA IRQ 0");
+	assert_error("for bus 0 IRQ 16 (not ISA 0-15), ignored");
+	assert_error("for bus 1 IRQ 3 (not ISA 0-15), ignored");
+	assert_error("type 2 entry at offset");
+	assert_int_equal(ai.nerrors, 4);
+	check_invariants();
+	blob_free(&m);
+}
+
 /* What QEMU builds for -smp 300,maxcpus=... on q35 with x2APIC: xAPIC
  * entries below 255, x2APIC entries from 255 on, a not-present slot, an
  * online-capable slot, interrupt overrides and NMIs.  Placed above 4 GiB
@@ -1828,6 +1882,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_madt_duplicate_apic_id, teardown),
 		cmocka_unit_test_teardown(test_madt_ignored_ids_and_flags, teardown),
 		cmocka_unit_test_teardown(test_madt_lapic_override_and_ioapics, teardown),
+		cmocka_unit_test_teardown(test_madt_isa_overrides, teardown),
 		cmocka_unit_test_teardown(test_qemu_like_madt, teardown),
 		cmocka_unit_test_teardown(test_more_cpus_than_max, teardown),
 		cmocka_unit_test_teardown(test_fadt_timer_width, teardown),

@@ -648,6 +648,32 @@ def cases(args):
                      has(r"not ok 2 hang_irqoff_ap # TIMEOUT budget of 500 ms exceeded"),
                      has(r"^# watchdog: cpu 1 checks"), result_is("boot", "ok"),
                      has(r"^ringlab: \d+ passed, 2 failed, 0 skipped$")]),
+        # One CPU: no watcher; the boot CPU's own check in a periodic NMI
+        # (PIT channel 0 -> ISA IRQ 0 -> I/O APIC pin 2 as NMI) must stop it.
+        Case("hang-irqoff-up", smp="1", append="tests=boot,fault.hang_irqoff quick", expect="fail",
+             checks=[has(r"not ok \d+ hang_irqoff # TIMEOUT budget of 500 ms exceeded with interrupts off; stopped by the periodic I/O APIC NMI"),
+                     has(r"^# watchdog: no watcher CPU \(no other CPU online\); the boot CPU checks its own case budget in an NMI from I/O APIC 0 pin 2 \(GSI 2\) fed by PIT channel 0 every 50 ms"),
+                     has(r"^# watchdog: I/O APIC 0 pin 2 entry restored to "),
+                     lacks(r"unexpected NMI"), result_is("boot", "ok"),
+                     has(r"^ringlab: \d+ passed, 1 failed, 0 skipped$")]),
+        Case("hang-irqoff-up-q35", smp="1", machine="q35", append="tests=boot,fault.hang_irqoff quick",
+             expect="fail",
+             checks=[has(r"not ok \d+ hang_irqoff # TIMEOUT budget of 500 ms exceeded with interrupts off; stopped by the periodic I/O APIC NMI"),
+                     has(r"^# watchdog: no watcher CPU .* I/O APIC 0 pin 2 \(GSI 2\) fed by PIT channel 0"),
+                     has(r"^# watchdog: I/O APIC 0 pin 2 entry restored to "),
+                     lacks(r"unexpected NMI"), result_is("boot", "ok"),
+                     has(r"^ringlab: \d+ passed, 1 failed, 0 skipped$")]),
+        # nosmp on two CPUs: the AP is never started, same source
+        Case("hang-irqoff-nosmp", smp="2", append="tests=boot,fault.hang_irqoff nosmp quick", expect="fail",
+             checks=[has(r"not ok \d+ hang_irqoff # TIMEOUT budget of 500 ms exceeded with interrupts off; stopped by the periodic I/O APIC NMI"),
+                     has(r"^# watchdog: no watcher CPU .* I/O APIC 0 pin 2 \(GSI 2\)"),
+                     lacks(r"unexpected NMI"), result_is("boot", "ok")]),
+        # Negative control: with a second CPU the watcher is used and the
+        # I/O APIC source is not armed.
+        Case("hang-irqoff-smp2-no-ioapic-nmi", smp="2", append="tests=boot,fault.hang_irqoff quick", expect="fail",
+             checks=[has(r"not ok \d+ hang_irqoff # TIMEOUT budget of 500 ms exceeded with interrupts off; stopped by an NMI from watcher cpu 1"),
+                     has(r"^# watchdog: cpu 1 checks"), lacks(r"I/O APIC"), lacks(r"PIT channel 0"),
+                     lacks(r"unexpected NMI"), result_is("boot", "ok")]),
         Case("cmdline-4k", append="tests=apic " + "seed=1 " * 585 + "quick", expect="config-error",
              checks=[has(r"^# error: cmdline: command line longer than 2047 bytes \(the limit\)"),
                      has(r"^# error: mbi: command line longer than 2047 bytes; truncated"),
@@ -808,6 +834,19 @@ def cases(args):
     # that runs guest code ~100-400x slower than TCG (docs/platform-notes.md), so
     # keep the profile short and wait with HLT.
     c += [
+        # KVM's in-kernel PIT re-injects a tick only after the previous one
+        # was acknowledged (EOI), which an NMI never is: with the default
+        # policy one NMI arrives, the probe refuses the source and the case
+        # skips.  With lost ticks discarded it ticks on.
+        Case("kvm-hang-irqoff-up", smp="1", accel="kvm", append="tests=boot,fault.hang_irqoff quick",
+             expect="fail", timeout=240, needs="kvm", extra=["-global", "kvm-pit.lost_tick_policy=discard"],
+             checks=[has(r"not ok \d+ hang_irqoff # TIMEOUT budget of 500 ms exceeded with interrupts off; stopped by the periodic I/O APIC NMI"),
+                     has(r"^# watchdog: no watcher CPU .* I/O APIC 0 pin 2 \(GSI 2\) fed by PIT channel 0"),
+                     lacks(r"unexpected NMI"), result_is("boot", "ok")]),
+        Case("kvm-hang-irqoff-up-reinject", smp="1", accel="kvm", append="tests=boot,fault.hang_irqoff quick",
+             timeout=240, needs="kvm",
+             checks=[has(r"^# watchdog: no CPU watches the boot CPU \(no other CPU online\) and no I/O APIC NMI source \(I/O APIC 0 pin 2 \(GSI 2\) programmed for NMI, but 1 NMI\(s\) arrived"),
+                     has(r"ok \d+ hang_irqoff # SKIP no NMI watchdog"), lacks(r"unexpected NMI")]),
         Case("kvm-smp2", smp="2", accel="kvm", append="tests=boot,cpu,fault,smp,apic quick", timeout=240,
              needs="kvm", checks=[online(2)]),
         # --- TLB (issue 9): tiny profile, the nested KVM is slow ---
