@@ -76,6 +76,7 @@ static volatile enum { UP_OFF, UP_ARMED, UP_STOPPED } up_state;
 static struct ioapic_pin up_pin;
 static uint64_t up_saved_rte, up_grace_cycles;
 static uint8_t up_pit_status;
+static unsigned up_pit_mode;	/* what up_restore() put back */
 static volatile uint64_t up_ticks;
 
 static void tick(void)
@@ -128,7 +129,7 @@ static void up_restore(void)
 	/* Masked first (ioapic_rte_write), then the firmware's entry. */
 	ioapic_rte_write(&up_pin, up_saved_rte | IOAPIC_RTE_MASKED);
 	ioapic_rte_write(&up_pin, up_saved_rte);
-	pit_ch0_bios_default();
+	up_pit_mode = pit_ch0_restore(up_pit_status);
 }
 
 /* Arm the uniprocessor source; false with the reason in why. */
@@ -228,9 +229,9 @@ void nmi_watch_stop(void)
 		return;
 	up_state = UP_STOPPED;
 	up_restore();
-	rep_diag("watchdog: I/O APIC %u pin %u entry restored to 0x%016llx (now 0x%016llx), PIT channel 0 back to mode 3, count 65536; %llu periodic NMIs taken",
+	rep_diag("watchdog: I/O APIC %u pin %u entry restored to 0x%016llx (now 0x%016llx), PIT channel 0 back to mode %u, count 65536; %llu periodic NMIs taken",
 		 up_pin.id, up_pin.pin, (unsigned long long)up_saved_rte,
-		 (unsigned long long)ioapic_rte_read(&up_pin), (unsigned long long)up_ticks);
+		 (unsigned long long)ioapic_rte_read(&up_pin), up_pit_mode, (unsigned long long)up_ticks);
 }
 
 void nmi_watch_panic_stop(void)

@@ -31,17 +31,25 @@ void pit_ch0_periodic(uint16_t divisor)
 	outb(PIT_CH0, (uint8_t)(divisor >> 8));
 }
 
-void pit_ch0_bios_default(void)
+unsigned pit_ch0_restore(uint8_t status)
 {
-	/* What every PC BIOS programs at POST for its INT 08h tick, and what
-	 * boot loaders and OSes that start after ringlab expect: mode 3, count
-	 * 0 (= 65536, 18.2 Hz).  The 8254 cannot report the reload value the
-	 * firmware set (read-back gives the mode and the running count only),
-	 * so the standard value is put back; channel 0 cannot be stopped
-	 * (its gate is tied high on PCs). */
-	outb(PIT_MODE, PIT_SEL_CH0_LOHI_MODE3);
+	/* The 8254 cannot report the reload value the firmware set
+	 * (read-back gives the mode and the running count only), so the
+	 * count put back is 0 (= 65536, 18.2 Hz), what every PC BIOS
+	 * programs at POST for its INT 08h tick.  The mode is the one found
+	 * when it was periodic (SeaBIOS uses 2, others 3; read-back codes 6
+	 * and 7 are 2 and 3, 8254 data sheet), else mode 3.  Channel 0
+	 * cannot be stopped: its gate is tied high on PCs. */
+	unsigned mode = (status >> 1) & 7;
+
+	if (mode >= 6)
+		mode -= 4;
+	if (mode != 2 && mode != 3)
+		mode = 3;
+	outb(PIT_MODE, mode == 2 ? PIT_SEL_CH0_LOHI_MODE2 : PIT_SEL_CH0_LOHI_MODE3);
 	outb(PIT_CH0, 0);
 	outb(PIT_CH0, 0);
+	return mode;
 }
 
 uint8_t pit_ch0_status(void)

@@ -19,8 +19,10 @@ bool pit_measure_tsc(uint16_t ticks, uint64_t max_tsc_cycles, uint64_t *tsc_cycl
 
 /* Channel 0 as a rate generator (mode 2): IRQ 0 every divisor/PIT_HZ s. */
 void pit_ch0_periodic(uint16_t divisor);
-/* Channel 0 back to the BIOS setting: mode 3, count 65536 (18.2 Hz). */
-void pit_ch0_bios_default(void);
+/* Channel 0 back to a BIOS tick: the periodic mode (2 or 3) its saved
+ * read-back status shows, else 3, with count 65536 (18.2 Hz).  Returns the
+ * mode programmed. */
+unsigned pit_ch0_restore(uint8_t status);
 /* Channel 0's read-back status byte: bit 7 OUT, bits 5:4 access, 3:1 mode. */
 uint8_t pit_ch0_status(void);
 

@@ -656,6 +656,14 @@ def cases(args):
                      has(r"^# watchdog: I/O APIC 0 pin 2 entry restored to "),
                      lacks(r"unexpected NMI"), result_is("boot", "ok"),
                      has(r"^ringlab: \d+ passed, 1 failed, 0 skipped$")]),
+        # SeaBIOS leaves PIT channel 0 in mode 2 (read-back status 0x34):
+        # the restore keeps that mode (qboot and OVMF leave mode 3).
+        TweakedCase("hang-irqoff-up-seabios", smp="1", bios="/usr/share/seabios/bios-256k.bin",
+                    append="tests=boot,fault.hang_irqoff quick", expect="fail",
+                    checks=[has(r"not ok \d+ hang_irqoff # TIMEOUT budget of 500 ms exceeded with interrupts off; stopped by the periodic I/O APIC NMI"),
+                            has(r"^# watchdog: I/O APIC 0 at 0xfec00000 pin 2 entry was 0x[0-9a-f]+, PIT channel 0 status 0x34;"),
+                            has(r"^# watchdog: I/O APIC 0 pin 2 entry restored to .* PIT channel 0 back to mode 2, count 65536"),
+                            lacks(r"unexpected NMI")]),
         Case("hang-irqoff-up-q35", smp="1", machine="q35", append="tests=boot,fault.hang_irqoff quick",
              expect="fail",
              checks=[has(r"not ok \d+ hang_irqoff # TIMEOUT budget of 500 ms exceeded with interrupts off; stopped by the periodic I/O APIC NMI"),
