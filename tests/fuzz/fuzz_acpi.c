@@ -2,7 +2,9 @@
  * Byte 0 picks the entry point: 0-2 one table parser (MADT, FADT, HPET) on
  * the rest; 3 acpi_init() with the first 36 bytes as the loader's RSDP copy
  * and the rest as memory at 0x7ffe0000 (where QEMU puts the tables);
- * 4 the MP table search, the rest at 0xF0000 (BIOS ROM). */
+ * 4 the MP table search, the rest at 0xF0000 (BIOS ROM); 5 the SPCR
+ * parser (arch/x86/acpi_spcr.c), which acpi_init() reaches only through a
+ * checksummed RSDP and RSDT that a mutation seldom keeps. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -19,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	unsigned mode = data[0] % 5;
+	unsigned mode = data[0] % 6;
 
 	data++, size--;
 	/* Everything but the 128 KiB CPU array, which ncpus bounds. */
@@ -47,6 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_mem_add(0, 0x1000, NULL, 0);
 		fz_mem_add(0xF0000, size < 0x10000 ? size + 1 : 0x10000, data, size);
 		mptable_fill(&ai, &mp);
+		break;
+	case 5:
+		acpi_parse_spcr(&ai, data, (uint32_t)size);
 		break;
 	}
 	if (ai.ncpus > ACPI_MAX_CPUS || ai.nioapics > ACPI_MAX_IOAPICS || ai.nerrors > ACPI_MAX_ERRORS)

@@ -25,6 +25,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t len = v[1] & 0xffffffff;
 
 	uint64_t end = v[0] + len;
+	uint32_t types[4];
+
+	/* The RAM-only-map predicate: true exactly when there is a map and
+	 * every entry is RAM. */
+	for (unsigned i = 0; i < nram; i++)
+		types[i] = (uint32_t)(ram[i].base >> 60) % 6;
+	bool all_ram = nram > 0;
+
+	for (unsigned i = 0; i < nram; i++)
+		all_ram = all_ram && types[i] == PHYS_MAP_TYPE_RAM;
+	if (phys_map_ram_only(types, nram) != all_ram)
+		__builtin_trap();
+	/* Every verdict has a text for the error line. */
+	const char *why = phys_range_text(phys_range_check(v[0], len, bits, ram, nram, kernel));
+
+	if (!why || !why[0])
+		__builtin_trap();
 
 	/* The RAM-only-map rule for firmware tables: stricter still. */
 	if (phys_fw_hole_check(v[0], len, bits, ram, nram, kernel) == PHYS_RANGE_OK) {

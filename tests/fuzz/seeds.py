@@ -42,9 +42,16 @@ base = 0x7ffe0000
 madt = sdt(b"APIC", struct.pack("<II", 0xfee00000, 1) +
            b"".join(struct.pack("<BBBBI", 0, 8, i, i, 1) for i in range(4)) +
            struct.pack("<BBBBII", 1, 12, 0, 0, 0xfec00000, 0) +
+           struct.pack("<BBBBIH", 2, 10, 0, 0, 2, 0) +      # ISA IRQ 0 -> GSI 2
            struct.pack("<BBHIII", 9, 16, 0, 4, 1, 4), rev=5)
 hpet = sdt(b"HPET", struct.pack("<IBBBBQBHB", 0x8086a201, 0, 64, 0, 0, 0xfed00000, 0, 0x80, 0))
 put("acpi", "hpet-table", bytes([2]) + hpet)
+put("acpi", "madt-override", bytes([0]) + madt)
+# SPCR rev 2: a 16550 at I/O 0x2f8 (GAS system I/O), IRQ 3, 115200 baud
+spcr = sdt(b"SPCR", struct.pack("<B3xBBBBQBBIBBBBBBHHBBBIBI", 0, 1, 8, 0, 1, 0x2f8, 1, 3, 0,
+                                 7, 0, 1, 0, 0, 0, 0xffff, 0xffff, 0, 0, 0, 0, 0, 0), rev=2)
+assert len(spcr) == 80
+put("acpi", "spcr-table", bytes([5]) + spcr)
 xsdt_at, madt_at, hpet_at = base, base + 0x100, base + 0x400
 xsdt = sdt(b"XSDT", struct.pack("<QQ", madt_at, hpet_at))
 mem = bytearray(0x500)
