@@ -683,8 +683,8 @@ static void on_result(struct state *st, size_t line, size_t level, struct slice 
 
 static void on_plan(struct state *st, size_t line, size_t level, struct slice c)
 {
-	struct node *n = &st->nodes[level];
 	struct slice rest = drop(c, 3);
+	struct node *n;
 	uint64_t v;
 	Q(q);
 
@@ -697,6 +697,9 @@ static void on_plan(struct state *st, size_t line, size_t level, struct slice c)
 		    level, st->depth);
 		return;
 	}
+	/* Only now: a plan indented deeper than MAX_DEPTH levels has no node
+	 * (found by fuzz_logcheck: "1..1" after 108 spaces). */
+	n = &st->nodes[level];
 	if (n->has_plan) {
 		err(st, line, "second plan (first at line %zu)", n->plan_line);
 		return;

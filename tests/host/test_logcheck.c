@@ -989,6 +989,26 @@ static void test_unrecognised_and_indentation(void **state)
 	assert_error("line 10: '#' line indented deeper than any open suite");
 }
 
+/* Found by fuzz_logcheck: a plan indented deeper than the checker's
+ * nesting limit indexed past its node array (UBSan: index 27 out of
+ * bounds for 'struct node[8]').  Now one clean error line. */
+static void test_plan_deeper_than_nesting_limit(void **state)
+{
+	static char deep[128];
+
+	(void)state;
+	memset(deep, ' ', 108);
+	memcpy(deep + 108, "1..1", 5);
+	assert_int_not_equal(check_lines(LINES(
+		"KTAP version 1", "1..1",
+		"    KTAP version 1", "    # Subtest: a", "    1..1",
+		deep,
+		"    ok 1 x", "ok 1 a",
+		"ringlab: 1 passed, 0 failed, 0 skipped",
+		"# exit: status=pass code=0")), 0);
+	assert_error("line 6: plan at indentation level 27 while the open level is 1");
+}
+
 static void test_nested_subtests(void **state)
 {
 	(void)state;
@@ -1520,6 +1540,7 @@ int main(void)
 		cmocka_unit_test(test_metric_names_unique),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_flat_results),
+		cmocka_unit_test(test_plan_deeper_than_nesting_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
