@@ -141,7 +141,7 @@ HOST_DEPS_cmdline  := kernel/cmdline.c lib/string.c lib/printf.c lib/parse.c
 HOST_DEPS_mbi      := kernel/mbi.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_acpi     := arch/x86/acpi.c arch/x86/acpi_spcr.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
-HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c lib/string.c lib/printf.c
+HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c arch/x86/cpuenv.c lib/string.c lib/printf.c
 HOST_DEPS_topology := arch/x86/topology.c lib/string.c
 HOST_DEPS_memmap   := kernel/memmap.c
 HOST_DEPS_physrange := lib/physrange.c
@@ -201,7 +201,7 @@ fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZERS))
 HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c)
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
 	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c kernel/counters.c \
-	kernel/cpu_set.c kernel/measure.c arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c \
+	kernel/cpu_set.c kernel/measure.c arch/x86/cpuinfo.c arch/x86/cpuenv.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c \
 	arch/x86/meminfo.c lib/memsize.c lib/litmus.c
 # memory suites (issue 10): the clearing primitives, shared with the kernel
 HOSTED_ASM := arch/x86/clear.asm

@@ -22,6 +22,7 @@
 #include "kernel/lost.h"
 #include "kernel/nmi_watch.h"
 #include "kernel/mm.h"
+#include "kernel/platform.h"
 #include "arch/x86/percpu.h"
 #include "kernel/report.h"
 #include "kernel/runner.h"
@@ -89,6 +90,7 @@ static void print_identity(const struct smpboot_result *sr)
 		rep_id("cpu.microcode", "unknown");
 	rep_id("cpu.brand", "%s", boot_cpu.brand[0] ? boot_cpu.brand : "unknown");
 	rep_id("hypervisor", "%s", boot_cpu.hypervisor ? boot_cpu.hv_signature : "none");
+	rep_id("env", "%s", plat_env());
 	rep_id("tsc", "hz=%llu source=%s", (unsigned long long)cal->hz, cal->source);
 	rep_id("ram", "bytes=%llu regions=%u highest=0x%llx", (unsigned long long)mm_ram_bytes(),
 	       boot_info.nmmap, (unsigned long long)mm_highest_ram());

@@ -5,6 +5,7 @@
 #include "arch/x86/apic_timer.h"
 #include "arch/x86/catch.h"
 #include "arch/x86/cpu.h"
+#include "arch/x86/cpuenv.h"
 #include "arch/x86/traps.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
@@ -28,9 +29,32 @@ const struct cpuinfo *plat_cpu_info(void)
 	return &boot_cpu;
 }
 
+static const struct cpu_env *env_get(void)
+{
+	static struct cpu_env env;
+	static bool done;
+
+	if (!done) {
+		cpu_env_classify(&boot_cpu, acpi.oem_id,
+				 boot_info.has_loader ? boot_info.loader : NULL, &env);
+		done = true;
+	}
+	return &env;
+}
+
 bool plat_under_emulator(void)
 {
-	return boot_in_qemu || boot_cpu.hypervisor;
+	return boot_in_qemu || env_get()->kind != CPU_ENV_BARE_METAL;
+}
+
+const char *plat_env(void)
+{
+	return env_get()->name;
+}
+
+const char *plat_env_note(void)
+{
+	return env_get()->note;
 }
 
 void plat_abort_case(void)

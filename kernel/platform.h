@@ -98,6 +98,14 @@ static inline bool plat_cpu_has(struct x86_cpu_feature f)
  * CPUID.1:ECX[31]): time there is not the hardware's, and some behaviours
  * (MSR #GP, ISR contents) are the emulator's. */
 bool plat_under_emulator(void);
+/* Where this run executes, one token (arch/x86/cpuenv.h): "bare-metal",
+ * "hypervisor:<signature>", "emulator:qemu-tcg", "emulator:bochs".  Every
+ * conclusion line carries it as env=<this>. */
+const char *plat_env(void);
+/* "" on bare metal; else one phrase saying that timings there are the
+ * emulator's or hypervisor's ("under QEMU TCG: ... not a hardware result"),
+ * for the sentence of a conclusion. */
+const char *plat_env_note(void);
 
 /* ---- CPUs and how they relate ---- */
 

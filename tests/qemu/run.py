@@ -16,6 +16,8 @@ QEMU timings mean nothing here: cases check behaviour, never speed.
 
 import argparse
 import concurrent.futures
+import glob
+import importlib.util
 import os
 import re
 import shutil
@@ -24,7 +26,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUILD = os.path.join(ROOT, "build")
+BUILD = os.path.abspath(os.path.join(ROOT, os.environ.get("BUILD", "build")))
 ELF = os.path.join(BUILD, "ringlab.elf")
 ISO = os.path.join(BUILD, "ringlab.iso")
 # Test tooling (tests/qemu/mbforge/mbforge.c): a multiboot1 kernel that
@@ -875,6 +877,14 @@ def cases(args):
                                   result_is("immediate", "ok"),
                                   lacks(r"SKIP CPU lacks TSC-deadline")]),
     ]
+    # More cases, one module per theme: tests/qemu/cases_<theme>.py, each
+    # with cases(ctx) -> [Case...]; ctx carries run.py's helpers.
+    ctx = sys.modules[__name__]
+    for mod in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases_*.py"))):
+        spec = importlib.util.spec_from_file_location(os.path.basename(mod)[:-3], mod)
+        m = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(m)
+        c += m.cases(ctx)
     if args.only:
         want = set(args.only.split(","))
         unknown = want - {x.name for x in c}

@@ -124,6 +124,7 @@ int main(int argc, char **argv)
 	rep_id("cpu.microcode", "%s", buf);
 	rep_id("cpu.brand", "%s", ci.brand[0] ? ci.brand : "unknown");
 	rep_id("hypervisor", "%s", ci.hypervisor ? ci.hv_signature : "none");
+	rep_id("env", "%s", plat_env());
 	rep_id("tsc", "hz=%llu source=clock_monotonic_raw", (unsigned long long)plat_tsc_hz());
 	rep_id("ram", "bytes=%llu", (unsigned long long)sysconf(_SC_PHYS_PAGES) *
 				    (unsigned long long)sysconf(_SC_PAGESIZE));

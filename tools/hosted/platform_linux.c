@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "tools/hosted/hosted.h"
+#include "arch/x86/cpuenv.h"
 #include "arch/x86/cpuinfo.h"
 #include "arch/x86/tsc_read.h"
 #include "kernel/platform.h"
@@ -343,9 +344,32 @@ const struct cpuinfo *plat_cpu_info(void)
 	return &ci;
 }
 
+/* No ACPI OEM ID or loader name in user space: CPUID alone. */
+static const struct cpu_env *env_get(void)
+{
+	static struct cpu_env env;
+	static bool done;
+
+	if (!done) {
+		cpu_env_classify(plat_cpu_info(), NULL, NULL, &env);
+		done = true;
+	}
+	return &env;
+}
+
 bool plat_under_emulator(void)
 {
-	return plat_cpu_info()->hypervisor;
+	return env_get()->kind != CPU_ENV_BARE_METAL;
+}
+
+const char *plat_env(void)
+{
+	return env_get()->name;
+}
+
+const char *plat_env_note(void)
+{
+	return env_get()->note;
 }
 
 /* One topology value of a Linux CPU from sysfs, or -1. */
