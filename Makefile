@@ -137,7 +137,7 @@ HOST_LIBS := -lcmocka
 # Unit tests: tests/host/test_<name>.c, linked with HOST_DEPS_<name>.
 HOST_TESTS := $(patsubst tests/host/test_%.c,%,$(sort $(wildcard tests/host/test_*.c)))
 HOST_DEPS_lib      := lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
-HOST_DEPS_cmdline  := kernel/cmdline.c lib/string.c lib/printf.c lib/parse.c
+HOST_DEPS_cmdline  := kernel/cmdline.c arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/parse.c
 HOST_DEPS_mbi      := kernel/mbi.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_acpi     := arch/x86/acpi.c arch/x86/acpi_spcr.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
@@ -181,7 +181,7 @@ FUZZ_CFLAGS := -std=gnu11 -O1 -g -I. -DRINGLAB_HOST -fsanitize=fuzzer,address,un
 FUZZERS := mbi acpi cmdline logcheck physrange
 FUZZ_DEPS_mbi       := kernel/mbi.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
 FUZZ_DEPS_acpi      := arch/x86/acpi.c arch/x86/acpi_spcr.c arch/x86/mptable.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
-FUZZ_DEPS_cmdline   := kernel/cmdline.c lib/string.c lib/printf.c lib/parse.c
+FUZZ_DEPS_cmdline   := kernel/cmdline.c arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/parse.c
 FUZZ_DEPS_logcheck  := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
 FUZZ_DEPS_physrange := lib/physrange.c
 

@@ -1,6 +1,7 @@
 /* Command-line parser; see cmdline.h. */
 #include <stdarg.h>
 #include "kernel/cmdline.h"
+#include "arch/x86/cpuinfo.h"
 #include "arch/x86/uart.h"
 #include "lib/parse.h"
 #include "lib/printf.h"
@@ -261,11 +262,29 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 
 				while (k < NSIM && !slice_eq(item, sim_names[k].name))
 					k++;
-				if (k < NSIM)
+				if (k < NSIM) {
 					o->simulate |= sim_names[k].bit;
-				else
-					error(o, "cmdline: simulate=%s: valid values are x2apic-nostick, ap-nostart, ap-alias, ap-late",
+				} else if (item.n > 7 && !strncmp(item.p, "cpuid:", 6) &&
+					   (item.p[6] == '+' || item.p[6] == '-')) {
+					struct slice name = { item.p + 7, item.n - 7 };
+					unsigned f = 0;
+
+					while (f < cpu_nfeatures && !slice_eq(name, cpu_features[f].name))
+						f++;
+					if (f == cpu_nfeatures)
+						error(o, "cmdline: simulate=%s: unknown CPU feature; valid: the names of the cpu.features line (rtm, invpcid, clzero, ...)",
+						      echo(item, e, sizeof(e)));
+					else if (o->nsim_cpuid >= CMDLINE_MAX_SIM_CPUID)
+						error(o, "cmdline: simulate=%s: at most %u cpuid: items",
+						      echo(item, e, sizeof(e)), CMDLINE_MAX_SIM_CPUID);
+					else {
+						o->sim_cpuid[o->nsim_cpuid].feature = (uint8_t)f;
+						o->sim_cpuid[o->nsim_cpuid++].on = item.p[6] == '+';
+					}
+				} else {
+					error(o, "cmdline: simulate=%s: valid values are x2apic-nostick, ap-nostart, ap-alias, ap-late, cpuid:+NAME, cpuid:-NAME",
 					      echo(item, e, sizeof(e)));
+				}
 			}
 		} else if (slice_eq(key, "smpboot")) {
 			if (slice_eq(val, "parallel"))
@@ -333,10 +352,22 @@ int cmdline_format(const struct options *o, char *buf, size_t size)
 		ADD("%s%s", first ? (len ? " simulate=" : "simulate=") : ",", sim_names[k].name);
 		first = 0;
 	}
+	for (unsigned k = 0; k < o->nsim_cpuid; k++)
+		ADD("%scpuid:%c%s", (k == 0 && !o->simulate) ? (len ? " simulate=" : "simulate=") : ",",
+		    o->sim_cpuid[k].on ? '+' : '-', cpu_features[o->sim_cpuid[k].feature].name);
 	if (o->smpboot == SMPBOOT_SERIAL)
 		ADD("%ssmpboot=serial", len ? " " : "");
 #undef ADD
 	return (int)len;
+}
+
+static bool sim_cpuid_equal(const struct options *a, const struct options *b)
+{
+	for (unsigned k = 0; k < a->nsim_cpuid && k < CMDLINE_MAX_SIM_CPUID; k++)
+		if (a->sim_cpuid[k].feature != b->sim_cpuid[k].feature ||
+		    a->sim_cpuid[k].on != b->sim_cpuid[k].on)
+			return false;
+	return true;
 }
 
 bool options_equal(const struct options *a, const struct options *b)
@@ -353,5 +384,6 @@ bool options_equal(const struct options *a, const struct options *b)
 	       a->seed_set == b->seed_set && a->cpus == b->cpus &&
 	       a->timeout_s == b->timeout_s && a->ap_timeout_ms == b->ap_timeout_ms &&
 	       a->exit_mode == b->exit_mode && a->apic == b->apic &&
-	       a->simulate == b->simulate && a->smpboot == b->smpboot;
+	       a->simulate == b->simulate && a->smpboot == b->smpboot &&
+	       a->nsim_cpuid == b->nsim_cpuid && sim_cpuid_equal(a, b);
 }

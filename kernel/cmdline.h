@@ -16,6 +16,11 @@
  *   simulate=ap-late           test hook: the first AP's SIPI is held back
  *                              until it has been given up, to exercise the
  *                              late-arrival path
+ *   simulate=cpuid:+NAME       test hook: the CPUID feature table claims
+ *   simulate=cpuid:-NAME       (or denies) feature NAME (a cpu.features
+ *                              name: rtm, invpcid, clzero, ...), to show
+ *                              that a lying CPUID bit is caught by the boot
+ *                              probe (kernel/cpu_probe.h); up to 8
  *   smpboot=parallel|serial    start all APs at once (default) or one by one
  *
  * A first token that looks like the kernel's path (QEMU and some loaders
@@ -32,6 +37,7 @@
 #define CMDLINE_LIST_MAX	1024
 #define CMDLINE_MAX_ERRORS	8
 #define CMDLINE_ERROR_LEN	240
+#define CMDLINE_MAX_SIM_CPUID	8
 
 enum exit_mode { EXIT_DEFAULT = 0, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum apic_pref { APIC_AUTO = 0, APIC_XAPIC, APIC_X2APIC };
@@ -58,6 +64,11 @@ struct options {
 	enum exit_mode exit_mode;
 	enum apic_pref apic;
 	uint32_t simulate;		/* SIM_* bits */
+	struct {
+		uint8_t feature;	/* index into cpu_features[] */
+		bool on;
+	} sim_cpuid[CMDLINE_MAX_SIM_CPUID];
+	unsigned nsim_cpuid;
 	enum smpboot_mode smpboot;
 
 	char errors[CMDLINE_MAX_ERRORS][CMDLINE_ERROR_LEN];

@@ -18,6 +18,9 @@ extern const char ringlab_version[];
 /* Print stored error strings ("where: text"), n of them, `stride` bytes
  * apart, as "# error: where: text" lines. */
 void print_errors(const char *errs, size_t stride, unsigned n);
+/* Decode CPUID again for plat_mem_info() (after the boot probes changed
+ * the feature table: kernel/cpu_probe.c). */
+void platform_mem_refresh(void);
 #define PRINT_ERRORS(arr, n) print_errors(&(arr)[0][0], sizeof((arr)[0]), (n))
 
 #endif

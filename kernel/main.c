@@ -16,6 +16,7 @@
 #include "kernel/arch_hooks.h"
 #include "kernel/console.h"
 #include "kernel/console_spcr.h"
+#include "kernel/cpu_probe.h"
 #include "kernel/exit.h"
 #include "kernel/fbcon_boot.h"
 #include "kernel/fwcheck.h"
@@ -163,6 +164,15 @@ void kmain(uint32_t magic, uint32_t info)
 	if (boot_options.nerrors_dropped)
 		rep_error("cmdline", "%u more errors not shown", boot_options.nerrors_dropped);
 
+	for (unsigned i = 0; i < boot_options.nsim_cpuid; i++) {
+		const struct cpu_feature *f = &cpu_features[boot_options.sim_cpuid[i].feature];
+
+		x86_feature_override(f->bit, boot_options.sim_cpuid[i].on, X86_OVR_SIMULATED, f->name,
+				     NULL, -1);
+		rep_warn("cpu", "simulate=cpuid:%c%s: the feature table %s %s whatever CPUID says",
+			 boot_options.sim_cpuid[i].on ? '+' : '-', f->name,
+			 boot_options.sim_cpuid[i].on ? "claims" : "denies", f->name);
+	}
 	cpuinfo_read(&boot_cpu);
 	mm_init(&boot_info);
 	const struct mem_region *claim = mm_kernel_claim(&boot_info);
@@ -191,6 +201,9 @@ void kmain(uint32_t magic, uint32_t info)
 		PRINT_ERRORS(mp.errors, mp.nerrors);
 	}
 	fw_addresses_check(&boot_info, &acpi);
+	/* After the IDT (faults are caught), paging (CR4 is ours) and ACPI
+	 * (the environment is known), before anything uses a feature. */
+	cpu_probes_run();
 	console_apply_spcr(&acpi.spcr, boot_options.nconsoles > 0);
 	fbcon_boot_start(&boot_info, boot_options.nofb);
 

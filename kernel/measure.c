@@ -27,13 +27,26 @@ void *t_alloc(struct test_ctx *t, size_t bytes)
 
 bool t_require(struct test_ctx *t, struct x86_cpu_feature f, const char *what)
 {
-	char src[32];
+	char src[200];
 
 	if (plat_cpu_has(f))
 		return true;
-	x86_feature_source(f, src, sizeof(src));
-	t_skip(t, "CPU lacks %s (%s)", what, src);
+	x86_feature_absent_why(f, what, src, sizeof(src));
+	t_skip(t, "%s", src);
 	return false;
+}
+
+const char *t_absent_why(struct x86_cpu_feature f, const char *what, const char *fallback)
+{
+	static char buf[8][200];
+	static unsigned k;
+	const struct x86_feature_override *o = x86_feature_override_of(f);
+
+	if (!o || o->on)
+		return fallback;
+	k = (k + 1) % 8;
+	x86_feature_absent_why(f, what, buf[k], sizeof(buf[k]));
+	return buf[k];
 }
 
 size_t t_u2u(t_timed_fn run, void *arg, unsigned u, size_t trials, uint64_t *out,

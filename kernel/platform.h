@@ -107,6 +107,30 @@ const char *plat_env(void);
  * for the sentence of a conclusion. */
 const char *plat_env_note(void);
 
+/* The boot probes of claimed features (kernel/cpu_probe.c): each
+ * instruction a suite uses because CPUID claims it, executed once under
+ * the fault catch.  A probe that faulted made its feature absent for the
+ * rest of the run (plat_cpu_has() is false; x86_feature_absent_why() says
+ * why).  The hosted build probes nothing (0 results). */
+enum cpu_probe_state {
+	CPU_PROBE_NOT_CLAIMED,	/* CPUID does not claim it: not executed */
+	CPU_PROBE_OK,		/* executed, no fault */
+	CPU_PROBE_FAULT,	/* executed, faulted: treated as absent */
+	CPU_PROBE_NO_STATE,	/* claimed, but the OS state cannot be enabled */
+};
+
+struct cpu_probe_result {
+	const char *name;	/* "rtm" */
+	const char *feature;	/* "CPUID.7.0:EBX[11] (RTM)" */
+	const char *insn;	/* "XBEGIN;XEND" */
+	enum cpu_probe_state state;
+	int vector;		/* CPU_PROBE_FAULT */
+	bool simulated;		/* the claim came from simulate=cpuid:+NAME */
+};
+
+/* The results in probe order; returns how many. */
+unsigned plat_cpu_probes(const struct cpu_probe_result **out);
+
 /* ---- CPUs and how they relate ---- */
 
 unsigned plat_ncpus(void);

@@ -9,6 +9,7 @@
 #include "arch/x86/paging.h"
 #include "arch/x86/traps.h"
 #include "arch/x86/tsc_read.h"
+#include "kernel/kernel.h"
 #include "kernel/mm.h"
 #include "lib/printf.h"
 
@@ -20,11 +21,16 @@ static const struct meminfo *meminfo_get(void)
 {
 	/* all CPUs are alike here; decoded once (CPUID exits under KVM) */
 	if (!mi_done) {
-		meminfo_decode(&mi_cache, cpuid_native, 0);
+		meminfo_decode(&mi_cache, cpuid_effective, 0);
 		cpuinfo_read(&ci_cache);
 		mi_done = true;
 	}
 	return &mi_cache;
+}
+
+void platform_mem_refresh(void)
+{
+	mi_done = false;
 }
 
 #define XCR0_AVX	(XFEATURE_MASK_FP | XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)

@@ -130,6 +130,12 @@ void *t_alloc(struct test_ctx *t, size_t bytes);
 /* Whether the CPU has feature f; if not, the case is skipped with
  * "CPU lacks <what> (CPUID.7.0:EBX[10])". */
 bool t_require(struct test_ctx *t, struct x86_cpu_feature f, const char *what);
+/* Why a feature is absent when CPUID's word was overruled: the boot probe
+ * executed its instruction and it faulted ("RTM: CPUID.7.0:EBX[11] is set
+ * but XBEGIN;XEND raised vector 6 in the boot probe (cpu.probes): treated
+ * as absent"), or simulate=cpuid:-NAME; otherwise `fallback` (the suite's
+ * own "CPU lacks ..." text).  The text lives until the call after next. */
+const char *t_absent_why(struct x86_cpu_feature f, const char *what, const char *fallback);
 
 /* nanoBench's overhead removal.  run(count, arg) times `count` repetitions
  * of the operation and returns TSC cycles.  Per trial, T(2U) - T(U) over U

@@ -93,13 +93,13 @@ static bool method_available(const struct plat_mem_info *mi, const struct method
 		*why = "CPU lacks SSE2 (CPUID.1:EDX[26])";
 		return mi->sse2;
 	case NEED_AVX:
-		*why = "CPU lacks AVX or its state (CPUID.1:ECX[28], XCR0[2:1])";
+		*why = t_absent_why(X86_FEATURE_AVX, "AVX", "CPU lacks AVX or its state (CPUID.1:ECX[28], XCR0[2:1])");
 		return mi->avx_state;
 	case NEED_AVX512:
-		*why = "CPU lacks AVX-512F or its state (CPUID.7.0:EBX[16], XCR0[7:5])";
+		*why = t_absent_why(X86_FEATURE_AVX512F, "AVX-512F", "CPU lacks AVX-512F or its state (CPUID.7.0:EBX[16], XCR0[7:5])");
 		return mi->avx512f && mi->avx512_state;
 	case NEED_CLZERO:
-		*why = "CPU lacks CLZERO (CPUID.80000008H:EBX[0])";
+		*why = t_absent_why(X86_FEATURE_CLZERO, "CLZERO", "CPU lacks CLZERO (CPUID.80000008H:EBX[0])");
 		return mi->clzero;
 	default:
 		return true;

@@ -148,7 +148,8 @@ static void run(struct test_ctx *t, unsigned nlines)
 		const struct fence *f = &fences[i];
 
 		if (f->kind == K_SERIALIZE && !mi.serialize) {
-			t_diag(t, "%s not measured: CPU lacks SERIALIZE (CPUID.7.0:EDX[14])", f->name);
+			t_diag(t, "%s not measured: %s", f->name,
+			       t_absent_why(X86_FEATURE_SERIALIZE, "SERIALIZE", "CPU lacks SERIALIZE (CPUID.7.0:EDX[14])"));
 			continue;
 		}
 		trials = want;

@@ -60,12 +60,10 @@ static const struct variant {
 static bool available(enum tsc_reader r, char *why, size_t size)
 {
 	struct x86_cpu_feature need;
-	char src[32];
 
 	if (!tsc_reader_needs(r, &need) || plat_cpu_has(need))
 		return true;
-	x86_feature_source(need, src, sizeof(src));
-	rl_snprintf(why, size, "CPU lacks %s (%s)", tsc_readers[r].insns, src);
+	x86_feature_absent_why(need, tsc_readers[r].insns, why, size);
 	return false;
 }
 

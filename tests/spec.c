@@ -240,29 +240,38 @@ static bool has_spec_ctrl(void)
 	return c->spec_ctrl || c->stibp || c->ssbd || c->amd_ibrs || c->amd_stibp || c->amd_ssbd;
 }
 
-#define NO_SPEC_CTRL "CPU lacks IA32_SPEC_CTRL: CPUID.7.0:EDX[26] (IBRS), [27] (STIBP), [31] (SSBD) and CPUID.80000008H:EBX[14] (IBRS), [15] (STIBP), [24] (SSBD) all clear"
+#define NO_SPEC_CTRL_TEXT "CPU lacks IA32_SPEC_CTRL: CPUID.7.0:EDX[26] (IBRS), [27] (STIBP), [31] (SSBD) and CPUID.80000008H:EBX[14] (IBRS), [15] (STIBP), [24] (SSBD) all clear"
 
 static bool has_ibpb(void)
 {
 	return boot_cpu.spec_ctrl || boot_cpu.amd_ibpb;
 }
 
-#define NO_IBPB "CPU lacks IBPB (IA32_PRED_CMD): CPUID.7.0:EDX[26] and CPUID.80000008H:EBX[12] clear"
+#define NO_IBPB_TEXT "CPU lacks IBPB (IA32_PRED_CMD): CPUID.7.0:EDX[26] and CPUID.80000008H:EBX[12] clear"
 
 static bool has_verw_clear(void)
 {
 	return boot_cpu.md_clear || boot_cpu.verw_clear;
 }
 
-#define NO_VERW "CPU lacks VERW buffer clearing: CPUID.7.0:EDX[10] (MD_CLEAR) and CPUID.80000021H:EAX[5] (VERW_CLEAR) clear"
-#define NO_L1D "CPU lacks IA32_FLUSH_CMD: CPUID.7.0:EDX[28] (L1D_FLUSH) clear"
+#define NO_VERW_TEXT "CPU lacks VERW buffer clearing: CPUID.7.0:EDX[10] (MD_CLEAR) and CPUID.80000021H:EAX[5] (VERW_CLEAR) clear"
+#define NO_L1D_TEXT "CPU lacks IA32_FLUSH_CMD: CPUID.7.0:EDX[28] (L1D_FLUSH) clear"
+/* The skip reasons: the boot probe's finding where it took the feature
+ * away (cpu.probes), else which CPUID bits are clear. */
+#define NO_SPEC_CTRL t_absent_why(X86_FEATURE_SPEC_CTRL, "IA32_SPEC_CTRL", \
+				  t_absent_why(X86_FEATURE_AMD_IBRS, "IA32_SPEC_CTRL", NO_SPEC_CTRL_TEXT))
+#define NO_IBPB t_absent_why(X86_FEATURE_AMD_IBPB, "IBPB", \
+			     t_absent_why(X86_FEATURE_SPEC_CTRL, "IBPB", NO_IBPB_TEXT))
+#define NO_VERW t_absent_why(X86_FEATURE_MD_CLEAR, "VERW buffer clearing", \
+			     t_absent_why(X86_FEATURE_VERW_CLEAR, "VERW buffer clearing", NO_VERW_TEXT))
+#define NO_L1D t_absent_why(X86_FEATURE_FLUSH_L1D, "IA32_FLUSH_CMD", NO_L1D_TEXT)
 
 /* RTM enumerated and an empty transaction commits (within 64 tries:
  * interrupts and other events abort some). */
 static bool rtm_usable(char *why, size_t n)
 {
-	if (!boot_cpu.rtm) {
-		rl_snprintf(why, n, "CPU lacks RTM (CPUID.7.0:EBX[11])");
+	if (!plat_cpu_has(X86_FEATURE_RTM)) {
+		x86_feature_absent_why(X86_FEATURE_RTM, "RTM", why, n);
 		return false;
 	}
 	uint32_t st = 0;
@@ -369,7 +378,7 @@ static void spec_ctrl_body(struct test_ctx *t, void *p)
 TEST(spec, spec_ctrl)
 {
 	if (!has_spec_ctrl()) {
-		t_skip(t, NO_SPEC_CTRL);
+		t_skip(t, "%s", NO_SPEC_CTRL);
 		return;
 	}
 	struct spec_ctrl_run r = { .n = iters(t) };
@@ -510,7 +519,7 @@ static void op_verw(void *p, size_t i)
 TEST(spec, verw)
 {
 	if (!has_verw_clear()) {
-		t_skip(t, NO_VERW);
+		t_skip(t, "%s", NO_VERW);
 		return;
 	}
 	size_t n = iters(t), notz = 0;
@@ -573,7 +582,7 @@ static void command_msr(struct test_ctx *t, uint32_t msr, uint64_t cmd, const ch
 TEST(spec, ibpb)
 {
 	if (!has_ibpb()) {
-		t_skip(t, NO_IBPB);
+		t_skip(t, "%s", NO_IBPB);
 		return;
 	}
 	command_msr(t, MSR_IA32_PRED_CMD, PRED_CMD_IBPB, "pred_cmd_ibpb");
@@ -582,7 +591,7 @@ TEST(spec, ibpb)
 TEST(spec, l1d_flush)
 {
 	if (!boot_cpu.flush_l1d) {
-		t_skip(t, NO_L1D);
+		t_skip(t, "%s", NO_L1D);
 		return;
 	}
 	command_msr(t, MSR_IA32_FLUSH_CMD, L1D_FLUSH, "flush_cmd_l1d");
@@ -754,7 +763,7 @@ static void immed_body(struct test_ctx *t, void *p)
 TEST_EX(spec, immed_arm, 0, 120000)
 {
 	if (!timer_has_tscdeadline) {
-		t_skip(t, "CPU lacks TSC-deadline (CPUID.1:ECX[24])");
+		t_skip(t, "%s", t_absent_why(X86_FEATURE_TSC_DEADLINE_TIMER, "TSC-deadline", "CPU lacks TSC-deadline (CPUID.1:ECX[24])"));
 		return;
 	}
 	if (apic_mode == APIC_MODE_NONE) {

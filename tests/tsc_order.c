@@ -338,10 +338,10 @@ static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name
 		struct x86_cpu_feature need;
 
 		if (tsc_reader_needs((enum tsc_reader)v, &need) && !plat_cpu_has(need)) {
-			char src[32];
+			char why[200];
 
-			x86_feature_source(need, src, sizeof(src));
-			t_diag(t, "%s not run: CPU lacks %s", vname(v), src);
+			x86_feature_absent_why(need, vname(v), why, sizeof(why));
+			t_diag(t, "%s not run: %s", vname(v), why);
 			continue;
 		}
 		if (!run_one(t, sh, (enum tsc_reader)v, 0))

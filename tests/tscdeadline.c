@@ -227,10 +227,10 @@ static void latency_run(struct test_ctx *t, arm_fn arm, slack_fn slack)
 static bool claim_deadline(struct test_ctx *t)
 {
 	if (!timer_has_tscdeadline) {
-		char src[32];
+		char why[200];
 
-		x86_feature_source(X86_FEATURE_TSC_DEADLINE_TIMER, src, sizeof(src));
-		t_skip(t, "CPU lacks TSC-deadline (%s); see oneshot_latency", src);
+		x86_feature_absent_why(X86_FEATURE_TSC_DEADLINE_TIMER, "TSC-deadline", why, sizeof(why));
+		t_skip(t, "%s; see oneshot_latency", why);
 		return false;
 	}
 	if (apic_mode == APIC_MODE_NONE) {

@@ -31,6 +31,9 @@ struct x86_cpu_feature {
 #define X86_FEATURE_APIC		X86_CPU_FEATURE(0x1, 0, EDX, 9)
 #define X86_FEATURE_PGE			X86_CPU_FEATURE(0x1, 0, EDX, 13)
 #define X86_FEATURE_HT			X86_CPU_FEATURE(0x1, 0, EDX, 28)
+#define X86_FEATURE_SSE2		X86_CPU_FEATURE(0x1, 0, EDX, 26)
+#define X86_FEATURE_XSAVE		X86_CPU_FEATURE(0x1, 0, ECX, 26)
+#define X86_FEATURE_AVX			X86_CPU_FEATURE(0x1, 0, ECX, 28)
 #define X86_FEATURE_PCID		X86_CPU_FEATURE(0x1, 0, ECX, 17)
 #define X86_FEATURE_X2APIC		X86_CPU_FEATURE(0x1, 0, ECX, 21)
 #define X86_FEATURE_TSC_DEADLINE_TIMER	X86_CPU_FEATURE(0x1, 0, ECX, 24)
@@ -39,6 +42,9 @@ struct x86_cpu_feature {
 #define X86_FEATURE_ERMS		X86_CPU_FEATURE(0x7, 0, EBX, 9)
 #define X86_FEATURE_INVPCID		X86_CPU_FEATURE(0x7, 0, EBX, 10)
 #define X86_FEATURE_RTM			X86_CPU_FEATURE(0x7, 0, EBX, 11)
+#define X86_FEATURE_AVX2		X86_CPU_FEATURE(0x7, 0, EBX, 5)
+#define X86_FEATURE_AVX512F		X86_CPU_FEATURE(0x7, 0, EBX, 16)
+#define X86_FEATURE_RDPID		X86_CPU_FEATURE(0x7, 0, ECX, 22)
 #define X86_FEATURE_FSRM		X86_CPU_FEATURE(0x7, 0, EDX, 4)
 #define X86_FEATURE_MD_CLEAR		X86_CPU_FEATURE(0x7, 0, EDX, 10)
 #define X86_FEATURE_SERIALIZE		X86_CPU_FEATURE(0x7, 0, EDX, 14)
@@ -79,7 +85,43 @@ static inline bool x86_feature_in(struct x86_cpu_feature f, const struct cpuid_r
 int x86_feature_source(struct x86_cpu_feature f, char *buf, size_t size);
 
 /* Whether the running CPU has f: executes CPUID, leaf range checked (a
- * leaf above the maximum reads as 0).  Not in host unit tests. */
+ * leaf above the maximum reads as 0), with the overrides below applied.
+ * Not in host unit tests. */
 bool x86_cpu_has(struct x86_cpu_feature f);
+
+/* ---- overrides: what CPUID says, corrected ----
+ * A feature is forced on or off for the rest of the run, either by the
+ * user (simulate=cpuid:+rtm: make the table claim a feature the CPU lacks,
+ * to exercise the path where CPUID lies) or by a boot probe that executed
+ * the instruction under the fault catch and saw it fault (the feature is
+ * then treated as absent).  Every CPUID decoder reads through
+ * cpuid_effective(), so the whole kernel agrees. */
+enum x86_override_why { X86_OVR_SIMULATED, X86_OVR_PROBE_FAULT };
+
+struct x86_feature_override {
+	struct x86_cpu_feature f;
+	bool on;
+	uint8_t why;		/* enum x86_override_why */
+	int vector;		/* X86_OVR_PROBE_FAULT: what the probe raised */
+	const char *insn;	/* X86_OVR_PROBE_FAULT: what was executed */
+	const char *name;	/* the feature's short name ("rtm") */
+};
+
+#define X86_MAX_OVERRIDES	24
+
+/* Add (or replace) the override of f; false when the table is full. */
+bool x86_feature_override(struct x86_cpu_feature f, bool on, enum x86_override_why why,
+			  const char *name, const char *insn, int vector);
+/* The override of f, or NULL. */
+const struct x86_feature_override *x86_feature_override_of(struct x86_cpu_feature f);
+/* Apply every override for (leaf, subleaf) to r. */
+void x86_overrides_apply(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+void x86_overrides_clear(void);
+
+/* Why f is absent, for a skip reason naming `what` ("RTM"): "CPU lacks RTM
+ * (CPUID.7.0:EBX[11])", or, when a boot probe faulted, "RTM: CPUID.7.0:
+ * EBX[11] is set but XBEGIN raised vector 6 in the boot probe: treated as
+ * absent", or "... cleared by simulate=cpuid:-rtm".  Returns like snprintf. */
+int x86_feature_absent_why(struct x86_cpu_feature f, const char *what, char *buf, size_t size);
 
 #endif

@@ -36,6 +36,9 @@ const struct cpu_feature cpu_features[] = {
 	F(amd_ssbd, X86_FEATURE_AMD_SSBD),
 	F(verw_clear, X86_FEATURE_VERW_CLEAR),
 	F(perfctr_core, X86_FEATURE_PERFCTR_CORE),
+	F(avx, X86_FEATURE_AVX),
+	F(avx2, X86_FEATURE_AVX2),
+	F(avx512f, X86_FEATURE_AVX512F),
 };
 const unsigned cpu_nfeatures = sizeof(cpu_features) / sizeof(cpu_features[0]);
 /* Decoded into struct cpuinfo too, not listed. */
@@ -193,6 +196,77 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx)
 	}
 }
 
+/* ---- overrides (cpufeature.h) ---- */
+static struct x86_feature_override overrides[X86_MAX_OVERRIDES];
+static unsigned noverrides;
+
+static bool same_bit(struct x86_cpu_feature a, struct x86_cpu_feature b)
+{
+	return a.leaf == b.leaf && a.subleaf == b.subleaf && a.reg == b.reg && a.bit == b.bit;
+}
+
+bool x86_feature_override(struct x86_cpu_feature f, bool on, enum x86_override_why why,
+			  const char *name, const char *insn, int vector)
+{
+	struct x86_feature_override *o = NULL;
+
+	for (unsigned i = 0; i < noverrides; i++)
+		if (same_bit(overrides[i].f, f))
+			o = &overrides[i];
+	if (!o) {
+		if (noverrides >= X86_MAX_OVERRIDES)
+			return false;
+		o = &overrides[noverrides++];
+	}
+	*o = (struct x86_feature_override){ f, on, (uint8_t)why, vector, insn, name };
+	return true;
+}
+
+const struct x86_feature_override *x86_feature_override_of(struct x86_cpu_feature f)
+{
+	for (unsigned i = 0; i < noverrides; i++)
+		if (same_bit(overrides[i].f, f))
+			return &overrides[i];
+	return NULL;
+}
+
+void x86_overrides_apply(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	uint32_t *v[4] = { &r->eax, &r->ebx, &r->ecx, &r->edx };
+
+	for (unsigned i = 0; i < noverrides; i++) {
+		const struct x86_feature_override *o = &overrides[i];
+
+		if (o->f.leaf != leaf || (leaf_indexed(leaf) && o->f.subleaf != subleaf))
+			continue;
+		if (o->on)
+			*v[o->f.reg & 3] |= 1u << (o->f.bit & 31);
+		else
+			*v[o->f.reg & 3] &= ~(1u << (o->f.bit & 31));
+	}
+}
+
+void x86_overrides_clear(void)
+{
+	noverrides = 0;
+}
+
+int x86_feature_absent_why(struct x86_cpu_feature f, const char *what, char *buf, size_t size)
+{
+	const struct x86_feature_override *o = x86_feature_override_of(f);
+	char src[40];
+
+	x86_feature_source(f, src, sizeof(src));
+	if (o && !o->on && o->why == X86_OVR_PROBE_FAULT)
+		return rl_snprintf(buf, size,
+				   "%s: %s is set but %s raised vector %d in the boot probe (cpu.probes): treated as absent",
+				   what, src, o->insn ? o->insn : "its instruction", o->vector);
+	if (o && !o->on)
+		return rl_snprintf(buf, size, "%s: %s cleared by simulate=cpuid:-%s", what, src,
+				   o->name ? o->name : "?");
+	return rl_snprintf(buf, size, "CPU lacks %s (%s)", what, src);
+}
+
 #ifndef RINGLAB_HOST
 #include "arch/x86/cpu.h"
 
@@ -204,9 +278,17 @@ struct cpuid_regs cpuid_native(uint32_t leaf, uint32_t sub, void *ctx)
 	return (struct cpuid_regs){ r.eax, r.ebx, r.ecx, r.edx };
 }
 
+struct cpuid_regs cpuid_effective(uint32_t leaf, uint32_t sub, void *ctx)
+{
+	struct cpuid_regs r = cpuid_native(leaf, sub, ctx);
+
+	x86_overrides_apply(leaf, sub, &r);
+	return r;
+}
+
 void cpuinfo_read(struct cpuinfo *ci)
 {
-	cpuinfo_decode(ci, cpuid_native, 0);
+	cpuinfo_decode(ci, cpuid_effective, 0);
 }
 
 bool x86_cpu_has(struct x86_cpu_feature f)
@@ -215,6 +297,6 @@ bool x86_cpu_has(struct x86_cpu_feature f)
 
 	if ((max_ext & 0xffff0000u) != 0x80000000u)
 		max_ext = 0;
-	return feature_from(f, cpuid_native(0, 0, 0).eax, max_ext, cpuid_native, 0);
+	return feature_from(f, cpuid_native(0, 0, 0).eax, max_ext, cpuid_effective, 0);
 }
 #endif

@@ -33,6 +33,7 @@ struct cpuinfo {
 	/* speculation control (issue 13; separate rows of the table) */
 	bool spec_ctrl, stibp, flush_l1d, arch_capabilities, md_clear, ssbd, bhi_ctrl;
 	bool amd_ibpb, amd_ibrs, amd_stibp, amd_ssbd, verw_clear, perfctr_core;
+	bool avx, avx2, avx512f;		/* the instructions; the state is XCR0's */
 	uint32_t invlpgb_max_pages;	/* CPUID 0x80000008:EDX[15:0] + 1 */
 	uint8_t pmu_version, pmu_gp_counters, pmu_gp_width, pmu_fixed_counters;
 	uint8_t pmu_fixed_width, pmu_events_len;	/* CPUID.0AH:EDX[12:5], EAX[31:24] */
@@ -46,6 +47,9 @@ void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx);
 void cpuinfo_read(struct cpuinfo *ci);
 /* The CPUID instruction as a cpuid_fn (ctx unused), for every decoder. */
 struct cpuid_regs cpuid_native(uint32_t leaf, uint32_t subleaf, void *ctx);
+/* cpuid_native with the feature overrides (cpufeature.h) applied: what
+ * every decoder of the running CPU uses. */
+struct cpuid_regs cpuid_effective(uint32_t leaf, uint32_t subleaf, void *ctx);
 
 /* One feature per entry, for the log and the cpu suite.  The bit is
  * defined once in arch/x86/cpufeature.h; x86_feature_source(f->bit, ...)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "arch/x86/uart.h"
+#include "arch/x86/cpuinfo.h"
 #include "kernel/cmdline.h"
 #include "lib/rand.h"
 
@@ -632,6 +633,51 @@ static void test_enums_and_simulate(void **state)
 	assert_one_error("cmdline: 'smpboot' needs a value (smpboot=...)");
 }
 
+/* simulate=cpuid:+NAME / -NAME: names from the feature table, in the order
+ * given, round-tripped after the other hooks; bad names and too many items
+ * are one error each (kernel/cpu_probe.h). */
+static void test_simulate_cpuid(void **state)
+{
+	char buf[256];
+	struct options back;
+
+	(void)state;
+	assert_int_equal(parse("simulate=cpuid:+rtm"), 0);
+	assert_int_equal(o.nsim_cpuid, 1);
+	assert_string_equal(cpu_features[o.sim_cpuid[0].feature].name, "rtm");
+	assert_true(o.sim_cpuid[0].on);
+	assert_int_equal(parse("simulate=ap-late,cpuid:-x2apic,cpuid:+clzero"), 0);
+	assert_int_equal(o.simulate, SIM_AP_LATE);
+	assert_int_equal(o.nsim_cpuid, 2);
+	assert_string_equal(cpu_features[o.sim_cpuid[0].feature].name, "x2apic");
+	assert_false(o.sim_cpuid[0].on);
+	cmdline_format(&o, buf, sizeof(buf));
+	assert_string_equal(buf, "simulate=ap-late,cpuid:-x2apic,cpuid:+clzero");
+	assert_int_equal(cmdline_parse(buf, strlen(buf), &back), 0);
+	assert_true(options_equal(&o, &back));
+	/* alone, the cpuid items open the option */
+	assert_int_equal(parse("quick simulate=cpuid:+invlpgb"), 0);
+	cmdline_format(&o, buf, sizeof(buf));
+	assert_non_null(strstr(buf, " simulate=cpuid:+invlpgb"));
+	assert_int_equal(cmdline_parse(buf, strlen(buf), &back), 0);
+	assert_true(options_equal(&o, &back));
+	/* a different sign or feature is a different option set */
+	assert_int_equal(parse("simulate=cpuid:-invlpgb"), 0);
+	back = o;
+	assert_int_equal(parse("simulate=cpuid:+invlpgb"), 0);
+	assert_false(options_equal(&o, &back));
+
+	assert_int_equal(parse("simulate=cpuid:+nosuch"), 1);
+	assert_one_error("cmdline: simulate=cpuid:+nosuch: unknown CPU feature");
+	assert_int_equal(parse("simulate=cpuid:rtm"), 1);
+	assert_one_error("simulate=cpuid:rtm: valid values are");
+	assert_int_equal(parse("simulate=cpuid:+"), 1);
+	assert_int_equal(o.nsim_cpuid, 0);
+	assert_int_equal(parse("simulate=cpuid:+rtm,cpuid:+rtm,cpuid:+rtm,cpuid:+rtm,cpuid:+rtm,cpuid:+rtm,cpuid:+rtm,cpuid:+rtm,cpuid:+clzero"), 1);
+	assert_one_error("at most 8 cpuid: items");
+	assert_int_equal(o.nsim_cpuid, 8);
+}
+
 static void test_flag_with_value_and_value_missing(void **state)
 {
 	(void)state;
@@ -1019,6 +1065,7 @@ int main(void)
 		cmocka_unit_test(test_console),
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_enums_and_simulate),
+		cmocka_unit_test(test_simulate_cpuid),
 		cmocka_unit_test(test_flag_with_value_and_value_missing),
 		cmocka_unit_test(test_error_cap),
 		cmocka_unit_test(test_explicit_length),

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/x86/cpuenv.h"
 #include "arch/x86/cpuinfo.h"
 
 /* ------------------------------------------------------- fake CPUID --- */
@@ -325,7 +326,7 @@ static const struct {
 	B(hypervisor), B(has_leaf_0b), B(has_leaf_1f),
 	B(spec_ctrl), B(stibp), B(flush_l1d), B(arch_capabilities), B(md_clear), B(ssbd),
 	B(bhi_ctrl), B(amd_ibpb), B(amd_ibrs), B(amd_stibp), B(amd_ssbd), B(verw_clear),
-	B(perfctr_core),
+	B(perfctr_core), B(avx), B(avx2), B(avx512f),
 };
 #undef B
 #define NBOOLS (sizeof(bools) / sizeof(bools[0]))
@@ -380,7 +381,7 @@ static void test_dump_intel_i7_6700k(void **state)
 	assert_int_equal(ci.initial_apic_id, 2);
 	assert_string_equal(on_list(&ci), "apic tsc msr pge x2apic tsc_deadline invariant_tsc "
 					  "rdtscp erms pcid invpcid rtm tsc_adjust gbpages nx "
-					  "has_leaf_0b");
+					  "has_leaf_0b avx avx2");
 	assert_int_equal(ci.invlpgb_max_pages, 0);
 	assert_int_equal(ci.pmu_version, 4);
 	assert_int_equal(ci.pmu_gp_counters, 4);
@@ -434,7 +435,7 @@ static void test_dump_amd_ryzen_1800x(void **state)
 	assert_string_equal(ci.brand, "AMD Ryzen 7 1800X Eight-Core Processor         ");
 	assert_int_equal(ci.initial_apic_id, 2);
 	assert_string_equal(on_list(&ci), "apic tsc msr pge invariant_tsc rdtscp clzero "
-					  "gbpages nx amd_ibpb perfctr_core");
+					  "gbpages nx amd_ibpb perfctr_core avx avx2");
 	assert_int_equal(ci.invlpgb_max_pages, 0);
 	assert_int_equal(ci.pmu_version, 0);
 	assert_int_equal(ci.phys_bits, 48);
@@ -465,7 +466,7 @@ static void test_dump_amd_epyc_kvm(void **state)
 	assert_string_equal(on_list(&ci), "apic tsc msr pge x2apic tsc_deadline invariant_tsc "
 					  "rdtscp erms fsrm pcid invpcid clzero tsc_adjust "
 					  "gbpages nx lfence_serializing hypervisor has_leaf_0b "
-					  "stibp ssbd amd_ibpb amd_ibrs amd_stibp amd_ssbd verw_clear");
+					  "stibp ssbd amd_ibpb amd_ibrs amd_stibp amd_ssbd verw_clear avx avx2");
 	assert_false(ci.invlpgb);	/* KVM does not pass INVLPGB through */
 	assert_int_equal(ci.invlpgb_max_pages, 0);
 	assert_int_equal(ci.phys_bits, 48);
@@ -489,7 +490,7 @@ static void test_dump_hygon_7185(void **state)
 	assert_string_equal(ci.brand, "Hygon C86 7185 32-core Processor               ");
 	assert_int_equal(ci.initial_apic_id, 0x3b);
 	assert_string_equal(on_list(&ci), "apic tsc msr pge invariant_tsc rdtscp clzero "
-					  "gbpages nx amd_ibpb perfctr_core");
+					  "gbpages nx amd_ibpb perfctr_core avx avx2");
 	assert_int_equal(ci.phys_bits, 48);
 	assert_int_equal(ci.virt_bits, 48);
 }
@@ -750,6 +751,9 @@ static const struct {
 	{ "amd_ssbd", 0x80000008, 0, EBX, 24, "CPUID.80000008H:EBX[24]" },
 	{ "verw_clear", 0x80000021, 0, EAX, 5, "CPUID.80000021H:EAX[5]" },
 	{ "perfctr_core", 0x80000001, 0, ECX, 23, "CPUID.80000001H:ECX[23]" },
+	{ "avx", 1, 0, ECX, 28, "CPUID.1:ECX[28]" },
+	{ "avx2", 7, 0, EBX, 5, "CPUID.7.0:EBX[5]" },
+	{ "avx512f", 7, 0, EBX, 16, "CPUID.7.0:EBX[16]" },
 	/* not in the table, but decoded */
 	{ "apic", 1, 0, EDX, 9, NULL },
 	{ "tsc", 1, 0, EDX, 4, NULL },
@@ -796,7 +800,7 @@ static void test_feature_table(void **state)
 	static struct cpu c;
 	static struct cpuinfo base;
 
-	assert_int_equal(cpu_nfeatures, 28);
+	assert_int_equal(cpu_nfeatures, 31);
 	cpu_blank(&c, "AuthenticAMD");
 	decode(&c);
 	memcpy(&base, &ci, sizeof(base));
@@ -1102,6 +1106,95 @@ static void test_topology_leaves(void **state)
 	assert_false(ci.has_leaf_1f);
 }
 
+/* Overrides (cpufeature.h): a simulated claim sets the bit in what every
+ * decoder sees, a probe fault clears it, the skip reason names why. */
+static void test_overrides(void **state)
+{
+	static struct cpu c;
+	char why[200];
+
+	(void)state;
+	x86_overrides_clear();
+	cpu_load(&c, dump_epyc_kvm, sizeof(dump_epyc_kvm) / sizeof(dump_epyc_kvm[0]));
+	decode(&c);
+	bool had_rtm = ci.rtm, had_x2apic = ci.x2apic;
+
+	assert_false(had_rtm);
+	assert_true(had_x2apic);
+	assert_true(x86_feature_override(X86_FEATURE_RTM, true, X86_OVR_SIMULATED, "rtm", NULL, -1));
+	assert_true(x86_feature_override(X86_FEATURE_X2APIC, false, X86_OVR_SIMULATED, "x2apic", NULL, -1));
+	struct cpuid_regs r = fake_cpuid(7, 0, &c);
+
+	x86_overrides_apply(7, 0, &r);
+	assert_true(r.ebx & (1u << 11));
+	/* another sub-leaf of an indexed leaf is not touched */
+	r = (struct cpuid_regs){ 0, 0, 0, 0 };
+	x86_overrides_apply(7, 1, &r);
+	assert_int_equal(r.ebx, 0);
+	r = fake_cpuid(1, 0, &c);
+	x86_overrides_apply(1, 0, &r);
+	assert_false(r.ecx & (1u << 21));
+	x86_feature_absent_why(X86_FEATURE_X2APIC, "x2APIC", why, sizeof(why));
+	assert_string_equal(why, "x2APIC: CPUID.1:ECX[21] cleared by simulate=cpuid:-x2apic");
+	/* the probe's verdict replaces the simulated claim */
+	assert_true(x86_feature_override(X86_FEATURE_RTM, false, X86_OVR_PROBE_FAULT, "rtm",
+					 "XBEGIN;XEND", 6));
+	assert_false(x86_feature_override_of(X86_FEATURE_RTM)->on);
+	x86_feature_absent_why(X86_FEATURE_RTM, "RTM", why, sizeof(why));
+	assert_string_equal(why, "RTM: CPUID.7.0:EBX[11] is set but XBEGIN;XEND raised vector 6 in the boot probe (cpu.probes): treated as absent");
+	x86_feature_absent_why(X86_FEATURE_CLZERO, "CLZERO", why, sizeof(why));
+	assert_string_equal(why, "CPU lacks CLZERO (CPUID.80000008H:EBX[0])");
+	/* the table is bounded */
+	x86_overrides_clear();
+	for (unsigned i = 0; i < X86_MAX_OVERRIDES; i++)
+		assert_true(x86_feature_override(X86_CPU_FEATURE(0x1, 0, EDX, i), false,
+						 X86_OVR_SIMULATED, "x", NULL, -1));
+	assert_false(x86_feature_override(X86_FEATURE_RTM, true, X86_OVR_SIMULATED, "rtm", NULL, -1));
+	assert_null(x86_feature_override_of(X86_FEATURE_RTM));
+	x86_overrides_clear();
+	assert_null(x86_feature_override_of(X86_CPU_FEATURE(0x1, 0, EDX, 0)));
+}
+
+/* The environment classification (cpuenv.h): one token, never blank. */
+static void test_env_classify(void **state)
+{
+	struct cpuinfo e;
+	struct cpu_env env;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	cpu_env_classify(&e, NULL, NULL, &env);
+	assert_string_equal(env.name, "bare-metal");
+	assert_int_equal(env.kind, CPU_ENV_BARE_METAL);
+	assert_string_equal(env.note, "");
+	/* Bochs: no hypervisor bit, its BIOS's ACPI OEM ID */
+	cpu_env_classify(&e, "BOCHS ", "GRUB 2.06", &env);
+	assert_string_equal(env.name, "emulator:bochs");
+	assert_non_null(strstr(env.note, "not a hardware result"));
+	/* QEMU -kernel with the hypervisor bit hidden */
+	cpu_env_classify(&e, "BOCHS ", "qemu", &env);
+	assert_string_equal(env.name, "emulator:qemu");
+	e.hypervisor = true;
+	memcpy(e.hv_signature, "TCGTCGTCGTCG", 13);
+	cpu_env_classify(&e, "BOCHS ", "qemu", &env);
+	assert_string_equal(env.name, "emulator:qemu-tcg");
+	assert_int_equal(env.kind, CPU_ENV_EMULATOR);
+	memcpy(e.hv_signature, "KVMKVMKVM\0\0\0", 13);
+	cpu_env_classify(&e, "BOCHS ", "qemu", &env);
+	assert_string_equal(env.name, "hypervisor:KVMKVMKVM");
+	assert_int_equal(env.kind, CPU_ENV_HYPERVISOR);
+	assert_non_null(strstr(env.note, "KVMKVMKVM"));
+	memcpy(e.hv_signature, "Microsoft Hv", 13);
+	cpu_env_classify(&e, NULL, NULL, &env);
+	assert_string_equal(env.name, "hypervisor:Microsoft_Hv");
+	memcpy(e.hv_signature, "a=b;c)d,    ", 13);
+	cpu_env_classify(&e, NULL, NULL, &env);
+	assert_string_equal(env.name, "hypervisor:a_b_c_d");
+	e.hv_signature[0] = 0;
+	cpu_env_classify(&e, NULL, NULL, &env);
+	assert_string_equal(env.name, "hypervisor:unnamed");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1122,6 +1215,8 @@ int main(void)
 		cmocka_unit_test(test_max_ext_leaf_garbage),
 		cmocka_unit_test(test_leaves_above_max_not_consulted),
 		cmocka_unit_test(test_topology_leaves),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_env_classify),
 	};
 
 	return cmocka_run_group_tests_name("cpuinfo", tests, NULL, NULL);

@@ -34,7 +34,7 @@ void plat_mem_info(struct plat_mem_info *out)
 	struct cpuinfo ci;
 	uint64_t avx = XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, x = xcr0_os();
 
-	meminfo_decode(&mi, cpuid_native, NULL);
+	meminfo_decode(&mi, cpuid_effective, NULL);
 	cpuinfo_read(&ci);
 	*out = (struct plat_mem_info){
 		.ring0 = false,

@@ -362,6 +362,12 @@ bool plat_under_emulator(void)
 	return env_get()->kind != CPU_ENV_BARE_METAL;
 }
 
+unsigned plat_cpu_probes(const struct cpu_probe_result **out)
+{
+	*out = NULL;
+	return 0;
+}
+
 const char *plat_env(void)
 {
 	return env_get()->name;
