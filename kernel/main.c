@@ -201,9 +201,6 @@ void kmain(uint32_t magic, uint32_t info)
 		PRINT_ERRORS(mp.errors, mp.nerrors);
 	}
 	fw_addresses_check(&boot_info, &acpi);
-	/* After the IDT (faults are caught), paging (CR4 is ours) and ACPI
-	 * (the environment is known), before anything uses a feature. */
-	cpu_probes_run();
 	console_apply_spcr(&acpi.spcr, boot_options.nconsoles > 0);
 	fbcon_boot_start(&boot_info, boot_options.nofb);
 
@@ -214,6 +211,11 @@ void kmain(uint32_t magic, uint32_t info)
 	exit_configure(boot_options.exit_mode, boot_in_qemu);
 
 	tsc_calibrate(&acpi, boot_options.quick);
+	/* After the IDT (faults are caught), paging (CR4 is ours), ACPI (the
+	 * environment is known) and the TSC rate; before the APIC timer is
+	 * armed (the TSC_DEADLINE probe writes 0) and before anything uses
+	 * a feature. */
+	cpu_probes_run();
 	struct apic_params ap = {
 		.pref = boot_options.apic == APIC_XAPIC ? APIC_PREF_XAPIC :
 			boot_options.apic == APIC_X2APIC ? APIC_PREF_X2APIC : APIC_PREF_AUTO,

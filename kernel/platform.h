@@ -117,6 +117,12 @@ enum cpu_probe_state {
 	CPU_PROBE_OK,		/* executed, no fault */
 	CPU_PROBE_FAULT,	/* executed, faulted: treated as absent */
 	CPU_PROBE_NO_STATE,	/* claimed, but the OS state cannot be enabled */
+	CPU_PROBE_MISMATCH,	/* executed without a fault, but did not do what
+				 * the manual says (an MSR that holds no value,
+				 * a reserved bit without #GP): absent */
+	CPU_PROBE_NOT_RUN,	/* claimed, not executed: ring 0 is emulated
+				 * here and an emulator without the instruction
+				 * ends the guest; treated as absent */
 };
 
 struct cpu_probe_result {
@@ -125,11 +131,15 @@ struct cpu_probe_result {
 	const char *insn;	/* "XBEGIN;XEND" */
 	enum cpu_probe_state state;
 	int vector;		/* CPU_PROBE_FAULT */
+	const char *seen;	/* CPU_PROBE_MISMATCH: what happened instead */
 	bool simulated;		/* the claim came from simulate=cpuid:+NAME */
 };
 
 /* The results in probe order; returns how many. */
 unsigned plat_cpu_probes(const struct cpu_probe_result **out);
+/* Under a hypervisor: REP STOSB on a cached 4 KiB page in MB/s, measured
+ * by the boot probes (0: not measured; bare metal and TCG are not). */
+uint64_t plat_emulated_mbps(void);
 
 /* ---- CPUs and how they relate ---- */
 

@@ -114,6 +114,25 @@ TEST(cpu, probes)
 			t_diag(t, "probe %s: %s claimed, but its register state cannot be enabled (XCR0): %s not executed",
 			       p->name, p->feature, p->insn);
 			break;
+		case CPU_PROBE_MISMATCH:
+			probed++;
+			faulted++;
+			if (p->simulated) {
+				t_diag(t, "probe %s: %s claimed by simulate=cpuid:+...; %s: treated as absent",
+				       p->name, p->feature, p->seen);
+			} else if (bare) {
+				real++;
+				t_fail(t, "%s is set but %s on bare metal: the CPU or its firmware misreports the feature (treated as absent)",
+				       p->feature, p->seen);
+			} else {
+				t_diag(t, "warning: probe %s: %s is set but %s under %s: the virtual CPU claims what it does not do (treated as absent)",
+				       p->name, p->feature, p->seen, plat_env());
+			}
+			break;
+		case CPU_PROBE_NOT_RUN:
+			t_diag(t, "probe %s: %s claimed, but %s not executed: this hypervisor emulates ring-0 instructions (REP STOSB %llu MB/s on a cached page) and an emulator without it ends the guest; treated as absent",
+			       p->name, p->feature, p->insn, (unsigned long long)plat_emulated_mbps());
+			break;
 		case CPU_PROBE_OK:
 			probed++;
 			t_diag(t, "probe %s: %s claimed; %s ran without a fault", p->name, p->feature,

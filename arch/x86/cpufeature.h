@@ -96,13 +96,15 @@ bool x86_cpu_has(struct x86_cpu_feature f);
  * the instruction under the fault catch and saw it fault (the feature is
  * then treated as absent).  Every CPUID decoder reads through
  * cpuid_effective(), so the whole kernel agrees. */
-enum x86_override_why { X86_OVR_SIMULATED, X86_OVR_PROBE_FAULT };
+enum x86_override_why { X86_OVR_SIMULATED, X86_OVR_PROBE_FAULT, X86_OVR_NOT_PROBED,
+			    X86_OVR_PROBE_MISMATCH /* insn: what was seen instead */ };
 
 struct x86_feature_override {
 	struct x86_cpu_feature f;
 	bool on;
 	uint8_t why;		/* enum x86_override_why */
 	int vector;		/* X86_OVR_PROBE_FAULT: what the probe raised */
+	/* X86_OVR_NOT_PROBED: claimed, but too dangerous to execute here */
 	const char *insn;	/* X86_OVR_PROBE_FAULT: what was executed */
 	const char *name;	/* the feature's short name ("rtm") */
 };

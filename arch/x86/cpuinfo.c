@@ -261,6 +261,14 @@ int x86_feature_absent_why(struct x86_cpu_feature f, const char *what, char *buf
 		return rl_snprintf(buf, size,
 				   "%s: %s is set but %s raised vector %d in the boot probe (cpu.probes): treated as absent",
 				   what, src, o->insn ? o->insn : "its instruction", o->vector);
+	if (o && !o->on && o->why == X86_OVR_PROBE_MISMATCH)
+		return rl_snprintf(buf, size,
+				   "%s: %s is set but in the boot probe %s (cpu.probes): treated as absent",
+				   what, src, o->insn ? o->insn : "it did not behave as the SDM says");
+	if (o && !o->on && o->why == X86_OVR_NOT_PROBED)
+		return rl_snprintf(buf, size,
+				   "%s: %s is set but %s was not executed: this hypervisor emulates ring-0 instructions and an emulator without it ends the guest (cpu.probes): treated as absent",
+				   what, src, o->insn ? o->insn : "its instruction");
 	if (o && !o->on)
 		return rl_snprintf(buf, size, "%s: %s cleared by simulate=cpuid:-%s", what, src,
 				   o->name ? o->name : "?");

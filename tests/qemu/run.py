@@ -756,7 +756,12 @@ def cases(args):
                      metric("spec.immed_arm.alone", r"lost=0 env=hypervisor:"),
                      metric("spec.immed_arm.delta_bhb_long", r"env=hypervisor:"),
                      result_is("restore_after_fault", "ok"), result_is("restore_after_timeout", "ok"),
-                     has(r"# restore: IA32_\w+ \(0x[0-9a-f]+\) <- 0x[0-9a-f]+ after a timeout; reads back")]),
+                     # where the hypervisor's IA32_SPEC_CTRL holds values the
+                     # restore is shown; where it does not (the software KVM
+                     # on this project's AMD build machine reads back 0), the
+                     # boot probe took the feature away and the case says so
+                     has(r"# restore: IA32_\w+ \(0x[0-9a-f]+\) <- 0x[0-9a-f]+ after a timeout; reads back"
+                         r"|ok \d+ spec_ctrl # SKIP IA32_SPEC_CTRL: CPUID\S+ is set but in the boot probe IA32_SPEC_CTRL written 0x[0-9a-f]+ read back")]),
         # --- log format and network boot (issue 11) ---
         Case("panic-in-case", append="tests=boot,fault.panic quick", expect="panic",
              checks=[has(r"^    not ok 1 panic # PANIC requested by tests=fault\.panic\n"

@@ -362,6 +362,11 @@ bool plat_under_emulator(void)
 	return env_get()->kind != CPU_ENV_BARE_METAL;
 }
 
+uint64_t plat_emulated_mbps(void)
+{
+	return 0;
+}
+
 unsigned plat_cpu_probes(const struct cpu_probe_result **out)
 {
 	*out = NULL;
