@@ -76,3 +76,15 @@ size_t t_u2u(t_timed_fn run, void *arg, unsigned u, size_t trials, uint64_t *out
 		*dropped = bad;
 	return k;
 }
+
+void t_conclude(struct test_ctx *t, const char *fmt, ...)
+{
+	char buf[400];
+	const char *note = plat_env_note();
+	va_list ap;
+
+	va_start(ap, fmt);
+	rl_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	t_diag(t, "%s (env=%s%s%s)", buf, plat_env(), note[0] ? "; " : "", note);
+}

@@ -115,6 +115,12 @@ bool t_fail(struct test_ctx *t, const char *fmt, ...) __attribute__((format(prin
 void t_skip(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A diagnostic line in the case's output. */
 void t_diag(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A line that states a conclusion (a summary, a crossover, a verdict):
+ * printed as a diagnostic with the environment it was drawn in appended,
+ * "<text> (env=<plat_env()>)", and under an emulator or hypervisor its
+ * note that timings there are not the hardware's: "(env=emulator:qemu-tcg;
+ * under QEMU TCG: ... not a hardware result)". */
+void t_conclude(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Only with `verbose`. */
 void t_verbose(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

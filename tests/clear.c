@@ -536,10 +536,10 @@ static void crossover_for(struct test_ctx *t, unsigned shape, unsigned all)
 	const char *shape_name = shape ? "per-page" : "whole-range";
 
 	if (x < 0)
-		t_diag(t, "crossover %s %s: REP STOSB is never beaten by an NT method at the sizes measured (up to %s)",
+		t_conclude(t, "crossover %s %s: REP STOSB is never beaten by an NT method at the sizes measured (up to %s)",
 		       shape_name, all ? "all CPUs" : "1 CPU", size_names[nsz - 1]);
 	else
-		t_diag(t, "crossover %s %s: the best NT method beats REP STOSB from %s on (%s %llu MB/s vs REP STOSB %llu MB/s)",
+		t_conclude(t, "crossover %s %s: the best NT method beats REP STOSB from %s on (%s %llu MB/s vs REP STOSB %llu MB/s)",
 		       shape_name, all ? "all CPUs" : "1 CPU", size_names[x], methods[best_m[x]].name,
 		       (unsigned long long)best_nt[x], (unsigned long long)stosb[x]);
 }

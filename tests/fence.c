@@ -167,12 +167,12 @@ static void run(struct test_ctx *t, unsigned nlines)
 			uint64_t p50 = c[(k - 1) / 2];
 
 			if (nlines)
-				t_diag(t, "%s after %u stores: median %llu cycles (%llu ns), %+lld vs the stores alone",
+				t_conclude(t, "%s after %u stores: median %llu cycles (%llu ns), %+lld vs the stores alone",
 				       f->name, nlines, (unsigned long long)p50,
 				       (unsigned long long)(p50 * 1000000000ull / plat_tsc_hz()),
 				       (long long)p50 - (long long)base_p50);
 			else
-				t_diag(t, "%s alone: median %llu cycles (%llu ns)", f->name,
+				t_conclude(t, "%s alone: median %llu cycles (%llu ns)", f->name,
 				       (unsigned long long)p50,
 				       (unsigned long long)(p50 * 1000000000ull / plat_tsc_hz()));
 		}

@@ -63,22 +63,14 @@ SUITE(spec, 86, "speculation-control costs: SPEC_CTRL writes, BHB clearing, TSX 
 
 static const char *env_label(void)
 {
-	static char buf[32];
-
-	if (!boot_cpu.hypervisor)
-		return "bare-metal";
-	rl_snprintf(buf, sizeof(buf), "hypervisor:%s", boot_cpu.hv_signature[0] ? boot_cpu.hv_signature : "unnamed");
-	for (char *c = buf; *c; c++)
-		if (*c == ' ' || *c == '=')
-			*c = '_';
-	return buf;
+	return plat_env();
 }
 
 static void say_env(struct test_ctx *t)
 {
-	if (boot_cpu.hypervisor)
-		t_diag(t, "running under a hypervisor (%s): WRMSRs and VERW may be VM exits or emulated; these are the hypervisor's costs, not the CPU's",
-		       env_label());
+	if (plat_under_emulator())
+		t_conclude(t, "WRMSRs and VERW may be VM exits or emulated here: these costs are those of %s, not the CPU's",
+			   plat_env());
 }
 
 static uint64_t overhead;	/* min empty LFENCE;RDTSC pair, this case */

@@ -1422,7 +1422,7 @@ static void body_invlpgb(struct env *e)
 		}
 		if (ncpu == total)
 			sum.cross_pages = cross;
-		t_diag(t, "crossover at %u CPUs: %s%u", ncpu,
+		t_conclude(t, "crossover at %u CPUs: %s%u", ncpu,
 		       cross ? "INVLPGB cheaper than IPI from pages=" : "INVLPGB never cheaper (or IPI not measured) ",
 		       cross);
 	}
@@ -1538,32 +1538,32 @@ TEST(tlb, summary)
 	if (sum.invlpg) {
 		uint64_t full = sum.mov_cr3, cross = (full + sum.invlpg / 2) / sum.invlpg;
 
-		t_diag(t, "summary: INVLPG %llu cycles/page (absent entry %llu); full flush: MOV CR3 %llu, CR4.PGE toggle %llu cycles (p50)",
+		t_conclude(t, "summary: INVLPG %llu cycles/page (absent entry %llu); full flush: MOV CR3 %llu, CR4.PGE toggle %llu cycles (p50)",
 		       (unsigned long long)sum.invlpg, (unsigned long long)sum.invlpg_absent,
 		       (unsigned long long)sum.mov_cr3, (unsigned long long)sum.global);
-		t_diag(t, "summary: one MOV CR3 costs as much as %llu INVLPG(s)%s (instruction cost only; Linux's ceiling is %u pages); re-walk after INVLPG %llu vs hit %llu cycles",
+		t_conclude(t, "summary: one MOV CR3 costs as much as %llu INVLPG(s)%s (instruction cost only; Linux's ceiling is %u pages); re-walk after INVLPG %llu vs hit %llu cycles",
 		       (unsigned long long)cross, cross ? "" : ": a full flush is cheaper than one INVLPG here", FLUSH_CEILING, (unsigned long long)sum.rewalk_invlpg,
 		       (unsigned long long)sum.rewalk_hit);
 		t_metric_value(t, "invlpg_vs_mov_cr3_crossover.1cpu", (int64_t)cross, "pages",
 			       "invlpg_p50=%llu mov_cr3_p50=%llu", (unsigned long long)sum.invlpg,
 			       (unsigned long long)sum.mov_cr3);
 	} else {
-		t_diag(t, "summary: local flush costs not measured (tlb.cost not run)");
+		t_conclude(t, "summary: local flush costs not measured (tlb.cost not run)");
 	}
 	if (sum.ipi_all_cpus > 1)
-		t_diag(t, "summary: IPI shootdown of 1 page: %llu cycles at 2 CPUs, %llu at all %u CPUs (p50, PTE write to last ack)",
+		t_conclude(t, "summary: IPI shootdown of 1 page: %llu cycles at 2 CPUs, %llu at all %u CPUs (p50, PTE write to last ack)",
 		       (unsigned long long)sum.ipi_1p[0], (unsigned long long)sum.ipi_1p[1],
 		       sum.ipi_all_cpus);
 	else
-		t_diag(t, "summary: IPI shootdown not measured (one CPU, or tlb.shootdown not run)");
+		t_conclude(t, "summary: IPI shootdown not measured (one CPU, or tlb.shootdown not run)");
 	if (sum.invlpgb_measured)
-		t_diag(t, "summary: INVLPGB+TLBSYNC of 1 page: %llu cycles at 2 CPUs, %llu at all; cheaper than IPI at all CPUs from %u pages (0: never)",
+		t_conclude(t, "summary: INVLPGB+TLBSYNC of 1 page: %llu cycles at 2 CPUs, %llu at all; cheaper than IPI at all CPUs from %u pages (0: never)",
 		       (unsigned long long)sum.invlpgb_1p[0], (unsigned long long)sum.invlpgb_1p[1],
 		       sum.cross_pages);
 	else
-		t_diag(t, "summary: INVLPGB not measured (%s)",
+		t_conclude(t, "summary: INVLPGB not measured (%s)",
 		       boot_cpu.invlpgb ? "tlb.invlpgb not run" : "CPUID 8000_0008h:EBX[3] clear");
-	t_diag(t, "summary: stale-entry controls: local %s, remote %s",
+	t_conclude(t, "summary: stale-entry controls: local %s, remote %s",
 	       sum.local_stale < 0 ? "not run" : sum.local_stale ? "fired" : "not observed",
 	       sum.remote_stale < 0 ? "not run" : sum.remote_stale ? "fired" : "not observed");
 }

@@ -352,9 +352,9 @@ static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name
 			       sh == S_LOAD3 ? ri->after_loads && ri->before_loads : false;
 
 		t_metric_value(t, vname(v), (int64_t)order_run.worst, "cycles",
-			       "backward=%llu samples=%llu guaranteed=%s verdict=%s",
+			       "backward=%llu samples=%llu guaranteed=%s verdict=%s env=%s",
 			       (unsigned long long)order_run.backward, (unsigned long long)order_run.samples,
-			       verdict ? "yes" : "no", verdict ? "checked" : "reported");
+			       verdict ? "yes" : "no", verdict ? "checked" : "reported", plat_env());
 		if (verdict)
 			t_check(t, order_run.backward == 0,
 				"%s %s: time went backwards %llu times, by up to %llu cycles", shape_name,
