@@ -20,11 +20,25 @@ def feature_line(ctx, **want):
     return ("cpu.features has " + " ".join("%s=%s" % (k, "yes" if v else "no") for k, v in want.items()), check)
 
 
+def conclusions_name(env):
+    """Every conclusion line (t_conclude: summary, crossover, verdict)
+    names the environment, and under an emulator says it is not a
+    hardware result; at least three such lines exist."""
+    import re
+    rx = re.compile(r"^\s*# (summary:|crossover |verdict:).*$", re.M)
+
+    def check(log):
+        lines = [m.group(0) for m in rx.finditer(log)]
+        return len(lines) >= 3 and all("(env=%s;" % env in l and "not a hardware result" in l for l in lines)
+    return ("every conclusion line names env=%s and says it is not a hardware result" % env, check)
+
+
 def model_case(ctx, name, cpu, vendor, apic, feats, checks=(), smp="2"):
     return ctx.Case("model-" + name, smp=smp, cpu=cpu, append="quick", timeout=180,
                     checks=[ctx.online(int(smp)), ctx.idval("cpu.vendor", "^%s$" % vendor),
                             ctx.idval("env", "^emulator:qemu-tcg$"), ctx.idval("apic", "^%s$" % apic),
                             feature_line(ctx, **feats),
+                            conclusions_name("emulator:qemu-tcg"),
                             ctx.has(r"^ringlab: \d+ passed, 0 failed, \d+ skipped$")] + list(checks))
 
 
