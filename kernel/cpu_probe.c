@@ -21,9 +21,7 @@
 static uint8_t probe_line[256] __attribute__((aligned(64)));
 
 static void do_xbegin_xend(void *p) { (void)p; (void)rtm_commit_probe(); }
-/* XABORT outside a transaction is a no-op where RTM exists (SDM vol. 2
- * XABORT), #UD where it does not. */
-static void do_xabort(void *p) { (void)p; __asm__ volatile(".byte 0xc6, 0xf8, 0xff" ::: "memory"); }
+static void do_xabort(void *p) { (void)p; rtm_xabort_probe(); }
 static void do_invpcid(void *p) { (void)p; invpcid_flush_all(); }
 static void do_clzero(void *p) { (void)p; mem_clear_clzero(probe_line, 64); }
 static void do_serialize(void *p) { (void)p; __asm__ volatile(".byte 0x0f, 0x01, 0xe8" ::: "memory"); }
@@ -108,6 +106,9 @@ static void do_pcide(void *p)
 	uint64_t cr4 = read_cr4();
 
 	(void)p;
+	/* with PCD/PWT (or a PCID) in CR3 the #GP would be ours, not the CPU's */
+	if (read_cr3() & 0xfff)
+		return;
 	write_cr4(cr4 | X86_CR4_PCIDE);
 	write_cr4(cr4);
 }

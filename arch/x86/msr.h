@@ -54,6 +54,7 @@
 
 /* x2APIC register block: MSR = 0x800 + (xAPIC MMIO offset >> 4), §3. */
 #define MSR_X2APIC_BASE			0x00000800
+#define MSR_X2APIC_TPR			0x00000808	/* task priority; WRMSR to 802H-83FH is not serializing (SDM vol. 3A 9.3) */
 #define MSR_X2APIC_ICR			0x00000830
 #define MSR_X2APIC_SELF_IPI		0x0000083f
 

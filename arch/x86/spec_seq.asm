@@ -92,3 +92,11 @@ rtm_commit_probe:
 	mov	eax, 0xffffffff
 .aborted:
 	ret
+
+; void rtm_xabort_probe(void): XABORT outside a transaction, a no-op
+; where RTM exists (SDM vol. 2 XABORT), #UD where it does not; for the
+; boot probe of claimed features (kernel/cpu_probe.c).
+global rtm_xabort_probe
+rtm_xabort_probe:
+	xabort	0xff
+	ret

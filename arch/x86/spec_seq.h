@@ -29,5 +29,6 @@ uint32_t bhb_clear_long(void);
 
 uint32_t rtm_abort_seq(void);
 uint32_t rtm_commit_probe(void);
+void rtm_xabort_probe(void);
 
 #endif
