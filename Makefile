@@ -30,7 +30,7 @@ KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 	      $(BUILD)/k/version.o
 
 .PHONY: all clean run run-iso run-uefi test hosted host-tests check-host check-build \
-	check-tools check-hosted check-qemu list-qemu help deps FORCE
+	check-tools check-hosted check-qemu check-bochs list-qemu help deps FORCE
 all: $(BUILD)/ringlab.elf $(BUILD)/ringlab.iso $(BUILD)/mbforge.elf
 
 help:
@@ -46,6 +46,7 @@ help:
 	@echo '  make check-hosted  only the hosted run (build/ringlab-hosted quick)'
 	@echo '  make check-qemu CASE=smp288-x2apic   one QEMU case (CASE=a,b for several)'
 	@echo '  make list-qemu     names of the QEMU cases'
+	@echo '  make check-bochs   only the Bochs boots (tools/run-bochs.sh; Ice Lake and Ryzen models)'
 	@echo '  make hosted        build build/ringlab-hosted (Linux user-space runner)'
 	@echo '  make host-tests    build the host unit tests in build/host/'
 	@echo '  make deps          install every tool `make test` needs (tools/install-deps.sh)'
@@ -200,7 +201,7 @@ fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZERS))
 # line from the same sources as the kernel, on a Linux platform layer.
 HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c)
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
-	kernel/runner.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c kernel/counters.c \
+	kernel/runner.c kernel/answers.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c kernel/counters.c \
 	kernel/cpu_set.c kernel/measure.c arch/x86/cpuinfo.c arch/x86/cpuenv.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c \
 	arch/x86/meminfo.c lib/memsize.c lib/litmus.c
 # memory suites (issue 10): the clearing primitives, shared with the kernel
@@ -265,6 +266,10 @@ check-qemu: all $(BUILD)/logcheck
 
 list-qemu:
 	@python3 tests/qemu/run.py --list
+
+# Bochs, the second emulator (tools/run-bochs.sh, tools/bochs/case.sh).
+check-bochs: all $(BUILD)/logcheck
+	BUILD=$(BUILD) tests/run-all.sh bochs
 
 clean:
 	rm -rf $(BUILD)

@@ -27,6 +27,7 @@
 #include "arch/x86/percpu.h"
 #include "kernel/report.h"
 #include "kernel/runner.h"
+#include "kernel/test.h"
 #include "kernel/smp.h"
 #include "lib/string.h"
 
@@ -265,6 +266,7 @@ void kmain(uint32_t magic, uint32_t info)
 
 	if (no_enumeration && !tot.failed)
 		rep_error("smp", "no CPU enumeration (no usable MADT or MP table): only the boot CPU was tested; the run cannot pass");
+	answers_print();
 	rep_summary(tot.passed, tot.failed, tot.skipped);
 	int code = EXIT_PASS;
 	const char *status = "pass";

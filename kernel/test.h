@@ -121,6 +121,36 @@ void t_diag(struct test_ctx *t, const char *fmt, ...) __attribute__((format(prin
  * note that timings there are not the hardware's: "(env=emulator:qemu-tcg;
  * under QEMU TCG: ... not a hardware result)". */
 void t_conclude(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ---- the answers block (docs/log-format.md "Answers") ----
+ * The questions ringlab's users argue about, each answered once per run for
+ * this machine, printed by the runner after the last suite and before the
+ * summary line (kernel/answers.c).  A suite that measured the evidence
+ * calls t_answer() with the question's key (ANSWER_* below), one sentence,
+ * the metrics it comes from (comma-separated names of metrics of this run)
+ * and whether the negative control of that evidence fired.  A second call
+ * for the same key appends its sentence and metrics (two suites may answer
+ * one question, e.g. wrmsr_order and litmus for wrmsr_fence).  A key nobody
+ * answered prints "not measured: <why>" with the suite that would have.
+ * Under an emulator or hypervisor the runner adds the environment's note to
+ * every timing answer. */
+enum t_control { T_CONTROL_NONE, T_CONTROL_FIRED, T_CONTROL_NOT_OBSERVED };
+
+#define ANSWER_WRMSR_FENCE	"wrmsr_fence"
+#define ANSWER_RDTSC_ORDER	"rdtsc_order"
+#define ANSWER_NT_CLEAR		"nt_clear"
+#define ANSWER_TLB_FLUSH	"tlb_flush"
+#define ANSWER_TLB_SHOOTDOWN	"tlb_shootdown"
+#define ANSWER_IPI_COST		"ipi_cost"
+#define ANSWER_TSCDEADLINE	"tscdeadline"
+#define ANSWER_SPEC_COST	"spec_cost"
+#define ANSWER_LITMUS		"litmus"
+#define ANSWER_FENCE_COST	"fence_cost"
+
+void t_answer(struct test_ctx *t, const char *key, const char *from, enum t_control control,
+	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Print the block (the runner, once, before the summary line). */
+void answers_print(void);
+
 /* Only with `verbose`. */
 void t_verbose(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -16,6 +16,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/platform.h"
 #include "kernel/report.h"
+#include "kernel/test.h"
 #include "kernel/runner.h"
 
 extern const char ringlab_version[];
@@ -135,6 +136,7 @@ int main(int argc, char **argv)
 	rep_id("seed", "%llu", (unsigned long long)seed);
 	runner_select(&o, &tot);
 	runner_run(&o, seed, &tot);
+	answers_print();
 	rep_summary(tot.passed, tot.failed, tot.skipped);
 	int code = 0;
 	const char *status = "pass";

@@ -1,0 +1,100 @@
+/* The answers block; see kernel/test.h and docs/log-format.md "Answers".
+ * Shared by the kernel and the hosted runner. */
+#include <stdarg.h>
+#include "kernel/test.h"
+#include "kernel/report.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define ANSWER_TEXT	600
+#define ANSWER_FROM	400
+
+static const struct {
+	const char *key;
+	const char *suites;	/* who answers it, for "not measured" */
+	bool timing;		/* a timing answer: off bare metal, say so */
+} questions[] = {
+	{ ANSWER_WRMSR_FENCE, "wrmsr_order, litmus", false },
+	{ ANSWER_RDTSC_ORDER, "tsc_order, rdtsc", false },
+	{ ANSWER_NT_CLEAR, "clear", true },
+	{ ANSWER_TLB_FLUSH, "tlb.cost", true },
+	{ ANSWER_TLB_SHOOTDOWN, "tlb.shootdown, tlb.invlpgb", true },
+	{ ANSWER_IPI_COST, "ipi", true },
+	{ ANSWER_TSCDEADLINE, "tscdeadline", true },
+	{ ANSWER_SPEC_COST, "spec", true },
+	{ ANSWER_LITMUS, "litmus", false },
+	{ ANSWER_FENCE_COST, "fence", true },
+};
+#define NQ (sizeof(questions) / sizeof(questions[0]))
+
+static struct {
+	char text[ANSWER_TEXT];
+	char from[ANSWER_FROM];
+	enum t_control control;
+	bool set;
+} answers[NQ];
+
+static int find(const char *key)
+{
+	for (unsigned i = 0; i < NQ; i++)
+		if (!strcmp(questions[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+/* Append src to dst (size n) after sep when dst is not empty; truncates. */
+static void append(char *dst, size_t n, const char *sep, const char *src)
+{
+	size_t len = strlen(dst);
+
+	if (len + 1 >= n)
+		return;
+	rl_snprintf(dst + len, n - len, "%s%s", len ? sep : "", src);
+}
+
+void t_answer(struct test_ctx *t, const char *key, const char *from, enum t_control control,
+	      const char *fmt, ...)
+{
+	char buf[ANSWER_TEXT];
+	va_list ap;
+	int q = find(key);
+
+	if (q < 0) {
+		t_diag(t, "error: t_answer: unknown question '%s'", key);
+		return;
+	}
+	va_start(ap, fmt);
+	rl_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	append(answers[q].text, sizeof(answers[q].text), " ", buf);
+	if (from && from[0])
+		append(answers[q].from, sizeof(answers[q].from), ",", from);
+	/* fired wins over not-observed wins over none */
+	if (control == T_CONTROL_FIRED || answers[q].control == T_CONTROL_NONE)
+		answers[q].control = control;
+	answers[q].set = true;
+}
+
+static const char *control_name(enum t_control c)
+{
+	return c == T_CONTROL_FIRED ? "fired" : c == T_CONTROL_NOT_OBSERVED ? "not-observed" : "none";
+}
+
+void answers_print(void)
+{
+	const char *env = plat_env(), *note = plat_env_note();
+
+	rep_diag("answers: env=%s", env);
+	for (unsigned i = 0; i < NQ; i++) {
+		if (!answers[i].set) {
+			rep_diag("answer %s: not measured: %s did not run or could not measure (from=none; control=none; env=%s)",
+				 questions[i].key, questions[i].suites, env);
+			continue;
+		}
+		rep_diag("answer %s: %s%s%s (from=%s; control=%s; env=%s)", questions[i].key,
+			 answers[i].text, questions[i].timing && note[0] ? " " : "",
+			 questions[i].timing && note[0] ? note : "",
+			 answers[i].from[0] ? answers[i].from : "none",
+			 control_name(answers[i].control), env);
+	}
+}
