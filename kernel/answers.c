@@ -6,8 +6,8 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define ANSWER_TEXT	600
-#define ANSWER_FROM	400
+#define ANSWER_TEXT	700
+#define ANSWER_FROM	300
 
 static const struct {
 	const char *key;
@@ -32,6 +32,7 @@ static struct {
 	char from[ANSWER_FROM];
 	enum t_control control;
 	bool set;
+	bool cut;		/* a later sentence or metric did not fit */
 } answers[NQ];
 
 static int find(const char *key)
@@ -42,14 +43,17 @@ static int find(const char *key)
 	return -1;
 }
 
-/* Append src to dst (size n) after sep when dst is not empty; truncates. */
-static void append(char *dst, size_t n, const char *sep, const char *src)
+/* Append src to dst (size n) after sep when dst is not empty; whole or
+ * not at all (a metric name cut short would name no metric).  False when
+ * it did not fit. */
+static bool append(char *dst, size_t n, const char *sep, const char *src)
 {
-	size_t len = strlen(dst);
+	size_t len = strlen(dst), add = (len ? strlen(sep) : 0) + strlen(src);
 
-	if (len + 1 >= n)
-		return;
+	if (len + add + 1 > n)
+		return false;
 	rl_snprintf(dst + len, n - len, "%s%s", len ? sep : "", src);
+	return true;
 }
 
 void t_answer(struct test_ctx *t, const char *key, const char *from, enum t_control control,
@@ -66,9 +70,10 @@ void t_answer(struct test_ctx *t, const char *key, const char *from, enum t_cont
 	va_start(ap, fmt);
 	rl_vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	append(answers[q].text, sizeof(answers[q].text), " ", buf);
-	if (from && from[0])
-		append(answers[q].from, sizeof(answers[q].from), ",", from);
+	if (!append(answers[q].text, sizeof(answers[q].text), " ", buf))
+		answers[q].cut = true;
+	if (from && from[0] && !append(answers[q].from, sizeof(answers[q].from), ",", from))
+		answers[q].cut = true;
 	/* fired wins over not-observed wins over none */
 	if (control == T_CONTROL_FIRED || answers[q].control == T_CONTROL_NONE)
 		answers[q].control = control;
@@ -91,10 +96,22 @@ void answers_print(void)
 				 questions[i].key, questions[i].suites, env);
 			continue;
 		}
-		rep_diag("answer %s: %s%s%s (from=%s; control=%s; env=%s)", questions[i].key,
-			 answers[i].text, questions[i].timing && note[0] ? " " : "",
-			 questions[i].timing && note[0] ? note : "",
-			 answers[i].from[0] ? answers[i].from : "none",
-			 control_name(answers[i].control), env);
+		/* the tail is never cut: the text gives way to fit the line */
+		char tail[ANSWER_FROM + 120];
+		int room;
+
+		rl_snprintf(tail, sizeof(tail), "%s%s (from=%s; control=%s; env=%s)",
+			    questions[i].timing && note[0] ? " " : "",
+			    questions[i].timing && note[0] ? note : "",
+			    answers[i].from[0] ? answers[i].from : "none",
+			    control_name(answers[i].control), env);
+		room = REP_LINE_MAX - 24 - (int)strlen(questions[i].key) - (int)strlen(tail);
+		if (room < 40)
+			room = 40;
+		if ((int)strlen(answers[i].text) > room || answers[i].cut)
+			rep_diag("answer %s: %.*s [...]%s", questions[i].key, room - 6, answers[i].text,
+				 tail);
+		else
+			rep_diag("answer %s: %s%s", questions[i].key, answers[i].text, tail);
 	}
 }

@@ -497,6 +497,19 @@ static bool run_litmus(struct test_ctx *t, enum test test, enum variant v, enum 
 		       all, (unsigned long long)l->tally.invalid, cpulist, SKEW_MAX, tail);
 	if (tally_out)
 		*tally_out = l->tally;
+	/* the litmus answer: SB without and with MFENCE, MP with MOVNTI
+	 * without and with SFENCE */
+	if ((test == T_SB && (!strcmp(what, "nofence") || !strcmp(what, "nofence_cross") ||
+			      !strcmp(what, "mfence"))) || test == T_MP_NT) {
+		char from[96];
+
+		rl_snprintf(from, sizeof(from), "%s.%s", t->full_name, what);
+		t_answer(t, ANSWER_LITMUS, from,
+			 d.control ? (n ? T_CONTROL_FIRED : T_CONTROL_NOT_OBSERVED) : T_CONTROL_NONE,
+			 "%s %s: %s %llu of %llu%s;", test == T_SB ? "SB" : "MP with MOVNTI", what, name,
+			 (unsigned long long)n, (unsigned long long)l->tally.iters,
+			 d.forbidden ? (n ? " (FORBIDDEN, seen)" : " (forbidden)") : "");
+	}
 	if (d.forbidden)
 		t_check(t, n == 0, "%s: forbidden outcome %s observed %llu times in %llu iterations env=%s",
 			what, name, (unsigned long long)n, (unsigned long long)l->tally.iters, plat_env());
@@ -823,6 +836,17 @@ static struct judged run_wrmsr(struct test_ctx *t, enum variant va, enum msr_kin
 		       (unsigned long long)(e / 1000), (unsigned long long)(e % 1000),
 		       other && other->ran ? "" : "; no symmetric run", plat_env(),
 		       plat_env_note()[0] ? "; " : "", plat_env_note());
+	if (!both && va == V_WRMSR) {
+		char from[96];
+
+		rl_snprintf(from, sizeof(from), "litmus.sb.%s", j.what);
+		t_answer(t, ANSWER_WRMSR_FENCE, from,
+			 control ? (litmus_count(control, SB_RELAXED) ? T_CONTROL_FIRED : T_CONTROL_NOT_OBSERVED) :
+				   T_CONTROL_NONE,
+			 "WRMSR to %s alone as the barrier: %s by the SB test ((0,0) %llu of %llu).",
+			 msrs[k].name, litmus_verdict_name(shown), (unsigned long long)n,
+			 (unsigned long long)l->tally.iters);
+	}
 	if (other && other->ran)
 		t_diag(t, "  and %llu of %llu with the WRMSR on both sides (control predicts %llu.%03llu) env=%s",
 		       (unsigned long long)other->n, (unsigned long long)other->iters,

@@ -73,6 +73,20 @@ static void say_env(struct test_ctx *t)
 			   plat_env());
 }
 
+/* The spec_cost answer: one phrase per measurement, its p50 (the samples
+ * are sorted by t_metric_dist, which must come first). */
+static void answer_cost(struct test_ctx *t, const char *what, const char *label, const uint64_t *s,
+			size_t n)
+{
+	char from[128];
+
+	if (!n)
+		return;
+	rl_snprintf(from, sizeof(from), "%s.%s", t->full_name, what);
+	t_answer(t, ANSWER_SPEC_COST, from, T_CONTROL_NONE, "%s p50 %llu cycles;", label,
+		 (unsigned long long)s[(n - 1) / 2]);
+}
+
 static uint64_t overhead;	/* min empty LFENCE;RDTSC pair, this case */
 
 static void measure_overhead(void)
@@ -349,11 +363,13 @@ static void spec_ctrl_body(struct test_ctx *t, void *p)
 	sample_op(r->s, r->n, op_spec_ctrl_same, &cur);
 	t_metric_dist(t, "same_value", r->s, r->n, "cycles", "value=0x%llx env=%s overhead_cycles=%llu " METHOD,
 		      (unsigned long long)cur, env_label(), (unsigned long long)overhead);
+	answer_cost(t, "same_value", "SPEC_CTRL write of the same value", r->s, r->n);
 	wrmsr(MSR_IA32_SPEC_CTRL, r->a);
 	sample_op(r->s, r->n, op_spec_ctrl_toggle, r);
 	t_metric_dist(t, "toggle", r->s, r->n, "cycles", "values=0x%llx,0x%llx bits=%s env=%s overhead_cycles=%llu " METHOD,
 		      (unsigned long long)r->a, (unsigned long long)r->b, r->what, env_label(),
 		      (unsigned long long)overhead);
+	answer_cost(t, "toggle", "SPEC_CTRL toggle", r->s, r->n);
 	/* the toggle really changed the register */
 	uint64_t now = rdmsr(MSR_IA32_SPEC_CTRL);
 	uint64_t other = r->last == r->a ? r->b : r->a;
@@ -445,12 +461,15 @@ TEST(spec, bhb_clear)
 			counting[0] = counting[1] = false;
 		plat_counters_close();
 		plat_counts_format(counts, sizeof(counts), ev, 2, counting, cd);
-		if (which)
+		if (which) {
 			t_metric_dist(t, "long_12x7", s, n, "cycles", "inner_iterations=%u env=%s overhead_cycles=%llu %s pmu_window=all-runs " METHOD,
 				      want, env_label(), (unsigned long long)overhead, counts);
-		else
+			answer_cost(t, "long_12x7", "BHB clear (long, 12x7)", s, n);
+		} else {
 			t_metric_dist(t, "short_5x5", s, n, "cycles", "inner_iterations=%u env=%s overhead_cycles=%llu %s pmu_window=all-runs " METHOD,
 				      want, env_label(), (unsigned long long)overhead, counts);
+			answer_cost(t, "short_5x5", "BHB clear (short, 5x5)", s, n);
+		}
 		t_check(t, bad == 0, "%s loop: %u of %zu runs returned %u inner iterations, expected %u",
 			which ? "long" : "short", bad, n, got, want);
 	}
@@ -497,6 +516,7 @@ TEST(spec, tsx_abort)
 	st = r.last;
 	t_metric_dist(t, "xbegin_xabort", s, n, "cycles", "odd_status=%zu env=%s overhead_cycles=%llu " METHOD,
 		      odd, env_label(), (unsigned long long)overhead);
+	answer_cost(t, "xbegin_xabort", "TSX abort", s, n);
 	t_check(t, odd * 10 <= n, "%zu of %zu aborts were not our XABORT 0xff (last status 0x%x)", odd, n, st);
 }
 
@@ -524,6 +544,7 @@ TEST(spec, verw)
 	sample_op(s, n, op_verw, &notz);
 	t_metric_dist(t, "verw_kernel_ds", s, n, "cycles", "selector=0x%x env=%s overhead_cycles=%llu " METHOD,
 		      KERNEL_DS, env_label(), (unsigned long long)overhead);
+	answer_cost(t, "verw_kernel_ds", "VERW", s, n);
 	t_check(t, notz == 0, "VERW of the kernel data selector 0x%x cleared ZF %zu times (it is writable)",
 		KERNEL_DS, notz);
 	/* negative control: the code selector is not writable, ZF must be 0 */
@@ -565,6 +586,7 @@ static void command_msr(struct test_ctx *t, uint32_t msr, uint64_t cmd, const ch
 	sample_op(s, n, op_command, &op);
 	t_metric_dist(t, what, s, n, "cycles", "msr=0x%x value=0x%llx env=%s overhead_cycles=%llu " METHOD, msr,
 		      (unsigned long long)cmd, env_label(), (unsigned long long)overhead);
+	answer_cost(t, what, msr == MSR_IA32_PRED_CMD ? "IBPB" : "L1D flush", s, n);
 	/* negative control for the fault path: a reserved bit must #GP */
 	r = wrmsr_safe(msr, 1ull << 63);
 	t_check(t, r.vector == 13, "control: WRMSR 0x%x with reserved bit 63 gave vector %d, expected #GP (13)",
@@ -724,6 +746,7 @@ static void immed_body(struct test_ctx *t, void *p)
 		t_metric_dist(t, v->metric, r->s, r->n, "cycles",
 			      "lost=%zu env=%s overhead_cycles=%llu method=lfence-rdtsc-around-sequence-and-wrmsr-tsc-deadline-irqs-off-interrupt-taken-after",
 			      lost, env_label(), (unsigned long long)overhead);
+		answer_cost(t, v->metric, v->delta ? v->metric : "immediate TSC-deadline arm alone", r->s, r->n);
 		uint64_t p50 = percentile_sorted(r->s, r->n, 50);	/* sorted by t_metric_dist */
 
 		if (!v->delta)

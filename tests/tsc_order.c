@@ -328,6 +328,12 @@ static bool alloc_buffers(struct test_ctx *t)
 
 static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name)
 {
+	/* for the answer: plain RDTSC, and the readers never seen backwards */
+	char never[300] = "", from[64];
+	size_t nl = 0;
+	uint64_t plain_back = 0, plain_n = 0;
+	bool plain_run = false;
+
 	if (!alloc_buffers(t))
 		return;
 	if (sh == S_STORE)
@@ -360,7 +366,21 @@ static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name
 				"%s %s: time went backwards %llu times, by up to %llu cycles", shape_name,
 				vname(v), (unsigned long long)order_run.backward, (unsigned long long)order_run.worst);
 		t_check(t, order_run.samples > 0, "%s %s: no samples", shape_name, vname(v));
+		if (v == TSC_READER_rdtsc) {
+			plain_run = true;
+			plain_back = order_run.backward;
+			plain_n = order_run.samples;
+		} else if (!order_run.backward && nl < sizeof(never)) {
+			nl += (size_t)rl_snprintf(never + nl, sizeof(never) - nl, "%s%s", nl ? ", " : "",
+						  vname(v));
+		}
 	}
+	rl_snprintf(from, sizeof(from), "tsc_order.%s.rdtsc", shape_name);
+	if (plain_run)
+		t_answer(t, ANSWER_RDTSC_ORDER, from, T_CONTROL_NONE,
+			 "%s: plain RDTSC backwards %llu of %llu; never backwards: %s.", shape_name,
+			 (unsigned long long)plain_back, (unsigned long long)plain_n,
+			 nl ? never : "none");
 }
 
 TEST_EX(tsc_order, now, 0, 60000)
@@ -418,4 +438,8 @@ TEST(tsc_order, control)
 	}
 	t_check(t, seen, "a reader clock shifted back by up to %lld cycles was never detected",
 		(long long)tried);
+	t_answer(t, ANSWER_RDTSC_ORDER, "tsc_order.control.planted.attempt1",
+		 seen ? T_CONTROL_FIRED : T_CONTROL_NOT_OBSERVED,
+		 "A reader clock planted %lld cycles behind was %s.", (long long)tried,
+		 seen ? "detected (the check can see time going backwards)" : "NOT detected");
 }

@@ -177,5 +177,14 @@ TEST_EX(wrmsr_order, stale_reads, 0, 120000)
 		   (unsigned long long)stale_of[V_MFENCE_LFENCE],
 		   stale_of[V_LATE] ? "fired" : "did not fire", (unsigned long long)stale_of[V_LATE],
 		   (unsigned long long)n);
+	t_answer(t, ANSWER_WRMSR_FENCE,
+		 "wrmsr_order.stale_reads.none,wrmsr_order.stale_reads.mfence_lfence,wrmsr_order.stale_reads.late_control",
+		 stale_of[V_LATE] ? T_CONTROL_FIRED : T_CONTROL_NOT_OBSERVED,
+		 "%s: the IPI handler read stale data %llu of %llu times with no fence before the x2APIC ICR WRMSR, %llu with MFENCE;LFENCE (late-store control: %llu of %llu).",
+		 stale_of[V_NONE] ? "MFENCE;LFENCE is needed here" :
+				    "no stale read without the fence (not proof it is unneeded)",
+		 (unsigned long long)stale_of[V_NONE], (unsigned long long)n,
+		 (unsigned long long)stale_of[V_MFENCE_LFENCE], (unsigned long long)stale_of[V_LATE],
+		 (unsigned long long)n);
 	irq_free_vector(vec);
 }
