@@ -707,7 +707,7 @@ def cases(args):
                      metric("tlb.shootdown.ipi_full.64p.4cpu"),
                      metric("tlb.shootdown.ipi_invlpg.64p.4cpu"),
                      metric("tlb.shootdown.remote_stale_control.8p.allcpu"),
-                     has(r"ok \d+ invlpgb # SKIP CPU lacks INVLPGB/TLBSYNC \(CPUID 8000_0008h:EBX\[3\]\)"),
+                     has(r"ok \d+ invlpgb # SKIP CPU lacks INVLPGB/TLBSYNC \(CPUID\.80000008H:EBX\[3\]\)"),
                      has(r"# summary: IPI shootdown of 1 page")]),
         Case("tlb-timeout-cleanup", smp="2", append="tests=tlb.flush_4k,tlb.timeout_cleanup quick",
              expect="fail", timeout=120,
@@ -747,7 +747,7 @@ def cases(args):
                      has(r"# restore: IA32_\w+ \(0x[0-9a-f]+\) <- 0x[0-9a-f]+ after a fault; reads back"),
                      has(r"# restore: IA32_\w+ \(0x[0-9a-f]+\) <- 0x[0-9a-f]+ after a timeout; reads back"),
                      result_is("restore_after_fault", "ok"), result_is("restore_after_timeout", "ok"),
-                     metric("spec.bhb_clear.long_12x7", r"inner_iterations=84 env=hypervisor:")]),
+                     metric("spec.bhb_clear.long_12x7", r"inner_iterations=84 env=emulator:qemu-tcg ")]),
         # -cpu host,-arch-capabilities: measures what the nested KVM exposes
         # (here TSC-deadline; SPEC_CTRL/VERW where the host passes them).
         Case("kvm-spec-pmu", smp="1", accel="kvm", append="tests=spec,pmu quick", timeout=240,
