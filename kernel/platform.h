@@ -268,6 +268,14 @@ void mem_clear_movntdq(void *p, size_t n);		/* PLAT_SIMD_SSE */
 void mem_clear_vmovntdq_ymm(void *p, size_t n);	/* PLAT_SIMD_AVX */
 void mem_clear_vmovntdq_zmm(void *p, size_t n);	/* PLAT_SIMD_AVX512 */
 void mem_clear_clzero(void *p, size_t n);		/* CPUID 8000_0008h:EBX[0] */
+/* The same NT stores without the trailing SFENCE (a batch of per-page
+ * clears fenced once at its end, by mem_sfence()). */
+void mem_clear_movnti_nofence(void *p, size_t n);
+void mem_clear_movntdq_nofence(void *p, size_t n);		/* PLAT_SIMD_SSE */
+void mem_clear_vmovntdq_ymm_nofence(void *p, size_t n);	/* PLAT_SIMD_AVX */
+void mem_clear_vmovntdq_zmm_nofence(void *p, size_t n);	/* PLAT_SIMD_AVX512 */
+void mem_clear_clzero_nofence(void *p, size_t n);
+void mem_sfence(void);
 /* OR of every 8-byte word of [p, p+n), n a multiple of 64. */
 uint64_t mem_or_reduce(const void *p, size_t n);
 /* Hardware event counts to put beside a measurement (issue 13), on the

@@ -90,6 +90,22 @@ uint64_t clear_fit(uint64_t want, unsigned ncpus, uint64_t guard, uint64_t align
 
 int clear_crossover(const uint64_t *nt, const uint64_t *base, unsigned n)
 {
+	int from = -1;
+
+	/* walk down from the largest size: the crossover is the start of the
+	 * unbroken run of wins that reaches the largest measured size */
+	for (unsigned i = n; i-- > 0;) {
+		if (!nt[i] || !base[i])
+			continue;	/* not measured: neither breaks nor extends */
+		if (nt[i] <= base[i])
+			break;
+		from = (int)i;
+	}
+	return from;
+}
+
+int clear_first_win(const uint64_t *nt, const uint64_t *base, unsigned n)
+{
 	for (unsigned i = 0; i < n; i++)
 		if (nt[i] && base[i] && nt[i] > base[i])
 			return (int)i;

@@ -39,8 +39,16 @@ unsigned clear_sizes(uint64_t llc_bytes, bool quick, bool with_largest,
 uint64_t clear_fit(uint64_t want, unsigned ncpus, uint64_t guard, uint64_t align,
 		   uint64_t avail, uint64_t *slot);
 
-/* The smallest index i with nt[i] > base[i] (both > 0), or -1. */
+/* The crossover: the smallest index i such that nt[j] > base[j] at every
+ * measured index j >= i (measured: both > 0; unmeasured indices are
+ * skipped), i.e. "NT wins from size i on"; -1 when NT does not win at the
+ * largest measured size (or nothing was measured).  A win at a small size
+ * followed by a loss at a larger one is not a crossover. */
 int clear_crossover(const uint64_t *nt, const uint64_t *base, unsigned n);
+/* The smallest measured index where nt[i] > base[i], or -1: when it is
+ * below clear_crossover() (or that is -1), NT won there but lost again at
+ * a larger size. */
+int clear_first_win(const uint64_t *nt, const uint64_t *base, unsigned n);
 
 /* MB/s (10^6 bytes per second) for bytes moved in cycles at hz; 0 when
  * cycles is 0. */

@@ -26,10 +26,17 @@
  * timed: the read-back cost, reported as readback=MB/s), which also proves
  * every byte zero, and checks both guard pages.
  *
- * Metrics: clear.bandwidth.<method>.<size>.<N>cpu and
- * clear.page_bandwidth.<method>.<size>.<N>cpu in MB/s (10^6 bytes/s);
- * clear.crossover names, per shape and CPU count, the smallest size at
- * which the best NT method beats REP STOSB. */
+ * Metrics: clear.bandwidth.<method>.<size>.<N>cpu (whole range),
+ * clear.page_bandwidth.<method>.<size>.<N>cpu (4 KiB per call, SFENCE per
+ * page) and clear.batch_bandwidth.<method>.<size>.<N>cpu (4 KiB per call,
+ * one SFENCE per 2 MiB batch: the kernel series' huge-page clear) in MB/s
+ * (10^6 bytes/s); the MOVNTI and REP STOSB cells carry PMU counts of one
+ * more clear on CPU 0 (LLC misses, RFOs) or pmu=none with the reason.
+ * clear.crossover.movnti.<shape>.<1cpu|allcpu> names, per shape and CPU
+ * count, the size from which MOVNTI beats REP STOSB at every measured size
+ * (clear_crossover(), lib/memsize.c), the read-back cost beside it; the
+ * other NT methods follow on a second line; the nt_clear answer is built
+ * from them. */
 #include "kernel/test.h"
 #include "kernel/platform.h"
 #include "lib/memsize.h"
@@ -72,18 +79,39 @@ static const struct method {
 	unsigned simd;		/* PLAT_SIMD_* */
 	enum need need;
 	bool nt;
+	void (*nofence)(void *p, size_t n);	/* NT: the same without SFENCE */
 } methods[] = {
-	{ "rep_stosb", mem_clear_rep_stosb, 0, NEED_NONE, false },
-	{ "rep_stosq", mem_clear_rep_stosq, 0, NEED_NONE, false },
-	{ "mov", mem_clear_mov, 0, NEED_NONE, false },
-	{ "movnti", mem_clear_movnti, 0, NEED_SSE2, true },
-	{ "movntdq", mem_clear_movntdq, PLAT_SIMD_SSE, NEED_SSE2, true },
-	{ "vmovntdq_ymm", mem_clear_vmovntdq_ymm, PLAT_SIMD_AVX, NEED_AVX, true },
-	{ "vmovntdq_zmm", mem_clear_vmovntdq_zmm, PLAT_SIMD_AVX | PLAT_SIMD_AVX512, NEED_AVX512, true },
-	{ "clzero", mem_clear_clzero, 0, NEED_CLZERO, true },
+	{ "rep_stosb", mem_clear_rep_stosb, 0, NEED_NONE, false, NULL },
+	{ "rep_stosq", mem_clear_rep_stosq, 0, NEED_NONE, false, NULL },
+	{ "mov", mem_clear_mov, 0, NEED_NONE, false, NULL },
+	{ "movnti", mem_clear_movnti, 0, NEED_SSE2, true, mem_clear_movnti_nofence },
+	{ "movntdq", mem_clear_movntdq, PLAT_SIMD_SSE, NEED_SSE2, true, mem_clear_movntdq_nofence },
+	{ "vmovntdq_ymm", mem_clear_vmovntdq_ymm, PLAT_SIMD_AVX, NEED_AVX, true,
+	  mem_clear_vmovntdq_ymm_nofence },
+	{ "vmovntdq_zmm", mem_clear_vmovntdq_zmm, PLAT_SIMD_AVX | PLAT_SIMD_AVX512, NEED_AVX512, true,
+	  mem_clear_vmovntdq_zmm_nofence },
+	{ "clzero", mem_clear_clzero, 0, NEED_CLZERO, true, mem_clear_clzero_nofence },
 };
 #define NMETHODS (sizeof(methods) / sizeof(methods[0]))
 #define METHOD_REP_STOSB 0
+#define METHOD_MOVNTI	3	/* the kernel series' choice */
+
+/* The shapes of a clear: one call for the whole range; one call per 4 KiB
+ * page, each NT call ending with its SFENCE (the kernel's clear_page);
+ * one call per 4 KiB page without the SFENCE and one SFENCE per batch of
+ * 2 MiB (or per region when smaller): the kernel series that clears a
+ * huge page with MOVNTI and fences once at its end.  The batch shape
+ * measures REP STOSB (the comparison) and the NT methods; REP STOSQ and
+ * MOV have no fence to batch, their per-page cells are page_bandwidth's. */
+enum shape { SH_WHOLE, SH_PERPAGE, SH_BATCH, NSHAPES };
+static const char *const shape_name[NSHAPES] = { "whole-range", "perpage_sfence", "batch_sfence" };
+static const char *const shape_short[NSHAPES] = { "whole", "perpage_sfence", "batch_sfence" };
+#define BATCH_BYTES	(2u << 20)
+
+static bool method_in_shape(const struct method *m, enum shape sh)
+{
+	return sh != SH_BATCH || m->nofence || m == &methods[METHOD_REP_STOSB];
+}
 
 static bool method_available(const struct plat_mem_info *mi, const struct method *m,
 			     const char **why)
@@ -123,7 +151,7 @@ struct cpu_slot {
 
 struct cell {
 	const struct method *m;
-	bool per_page;
+	enum shape shape;
 	unsigned n;
 	const unsigned *cpus;
 	uint8_t *base;
@@ -156,7 +184,16 @@ static void slot_body(void *arg)
 		s->late = !tsc_barrier_wait(&c->bar, timeout);
 		s->start = lfence_rdtsc();
 		for (unsigned k = 0; k < c->reps; k++) {
-			if (c->per_page)
+			if (c->shape == SH_PERPAGE)
+				for (uint64_t off = 0; off < c->bytes; off += PAGE)
+					c->m->fn(r + off, PAGE);
+			else if (c->shape == SH_BATCH && c->m->nofence)
+				for (uint64_t off = 0; off < c->bytes; off += PAGE) {
+					c->m->nofence(r + off, PAGE);
+					if ((off + PAGE) % BATCH_BYTES == 0 || off + PAGE == c->bytes)
+						mem_sfence();
+				}
+			else if (c->shape == SH_BATCH)	/* REP STOSB: nothing to fence */
 				for (uint64_t off = 0; off < c->bytes; off += PAGE)
 					c->m->fn(r + off, PAGE);
 			else
@@ -244,16 +281,20 @@ static uint64_t span(const struct cell *c, bool *late)
 	return hi > lo ? hi - lo : 0;
 }
 
-/* medians for the crossover diagnostic: [shape][all cpus?][method][size] */
-static uint64_t med[2][2][NMETHODS][CLEAR_MAX_SIZES];
+/* medians for the crossover: [shape][all cpus?][method][size], and the
+ * read-back bandwidth after the same cell (MB/s) */
+static uint64_t med[NSHAPES][2][NMETHODS][CLEAR_MAX_SIZES];
+static uint64_t rback[NSHAPES][2][NMETHODS][CLEAR_MAX_SIZES];
 static char size_names[CLEAR_MAX_SIZES][CLEAR_LABEL_MAX];
-static unsigned nsizes_seen[2];	/* per shape */
-static bool shape_done[2];
+static unsigned nsizes_seen[NSHAPES];
+static bool shape_done[NSHAPES];
+static unsigned ncpu_seen;
+static int controls_fired = -1;	/* clear.controls: -1 not run, 1 both fired, 0 not */
 
 struct run {
 	struct test_ctx *t;
 	struct plat_mem_info mi;
-	bool per_page;
+	enum shape shape;
 	uint64_t *samples;
 	uint64_t target_cycles;
 	bool emulated;		/* see EMULATED_MBPS */
@@ -261,7 +302,43 @@ struct run {
 
 /* Measure one method in a prepared cell; returns false if the case
  * should stop (a failure that makes further cells pointless). */
-static bool measure(struct run *ru, struct cell *c, const char *size_name, uint64_t *median)
+/* Hardware counts beside the MOVNTI and REP STOSB cells (the seed's
+ * evidence: the write-allocate traffic NT stores avoid): one more clear of
+ * the cell, counted on CPU 0 (which clears its own region inline). */
+static const enum plat_event clear_ev[] = { PLAT_EV_LLC_MISSES, PLAT_EV_RFO };
+#define NCLEAR_EV (sizeof(clear_ev) / sizeof(clear_ev[0]))
+
+static void counted_pass(struct test_ctx *t, struct cell *c, const char *ctx, char *out, size_t outsz)
+{
+	bool counting[NCLEAR_EV];
+	uint64_t a[NCLEAR_EV], b[NCLEAR_EV], d[NCLEAR_EV] = { 0 };
+	char why[240], tok[200];
+	unsigned k = plat_counters_open(clear_ev, NCLEAR_EV, counting, why, sizeof(why));
+
+	if (k && plat_counters_read(a) && run_phase(t, c, PH_CLEAR, ctx) && plat_counters_read(b)) {
+		plat_counters_delta(a, b, d);
+		plat_counters_close();
+		size_t len = (size_t)plat_counts_format(out, outsz, clear_ev, NCLEAR_EV, counting, d);
+
+		if (len < outsz)
+			rl_snprintf(out + len, outsz - len, " pmu_cpu=0 pmu_bytes=%llu",
+				    (unsigned long long)(c->bytes * c->reps));
+		return;
+	}
+	plat_counters_close();
+	if (k)
+		str_copy(why, "reading the counters failed", sizeof(why));
+	/* the reason as one token: a metric value has no spaces */
+	size_t j = 0;
+
+	for (size_t i = 0; why[i] && j + 1 < sizeof(tok) && j < 100; i++)
+		tok[j++] = why[i] == ' ' || why[i] == '\t' ? '-' : why[i] == '=' ? ':' : why[i];
+	tok[j] = '\0';
+	rl_snprintf(out, outsz, "pmu=none pmu_why=%s", j ? tok : "no-counters");
+}
+
+static bool measure(struct run *ru, struct cell *c, const char *size_name, uint64_t *median,
+		    uint64_t *readback)
 {
 	struct test_ctx *t = ru->t;
 	char what[64], ctx[96];
@@ -269,7 +346,7 @@ static bool measure(struct run *ru, struct cell *c, const char *size_name, uint6
 	unsigned late = 0;
 
 	rl_snprintf(ctx, sizeof(ctx), "%s %s %ucpu %s", c->m->name, size_name, c->n,
-		    c->per_page ? "per-page" : "whole");
+		    shape_name[c->shape]);
 	if (!run_phase(t, c, PH_PREP, ctx))
 		return false;
 	uint64_t t0 = lfence_rdtsc();
@@ -284,6 +361,12 @@ static bool measure(struct run *ru, struct cell *c, const char *size_name, uint6
 		ru->samples[k++] = mbps(c->bytes * c->reps * c->n, cyc, plat_tsc_hz());
 		if (k >= MIN_SAMPLES && lfence_rdtsc() - t0 >= ru->target_cycles)
 			break;
+	}
+	char pmu[300] = "";
+
+	if (c->m == &methods[METHOD_MOVNTI] || c->m == &methods[METHOD_REP_STOSB]) {
+		pmu[0] = ' ';
+		counted_pass(t, c, ctx, pmu + 1, sizeof(pmu) - 1);
 	}
 	if (!run_phase(t, c, PH_CHECK, ctx))
 		return false;
@@ -309,19 +392,23 @@ static bool measure(struct run *ru, struct cell *c, const char *size_name, uint6
 	}
 	rl_snprintf(what, sizeof(what), "%s.%s.%ucpu", c->m->name, size_name, c->n);
 	t_metric_dist(t, what, ru->samples, k, "MB/s",
-		      "method=%s shape=%s bytes=%llu cpus=%u reps=%u readback=%llu readback_unit=MB/s late=%u%s",
-		      c->m->name, c->per_page ? "4KiB-per-call" : "whole-range",
-		      (unsigned long long)c->bytes, c->n, c->reps, (unsigned long long)rb, late,
-		      k < MIN_SAMPLES ? " truncated=budget" : "");
+		      "method=%s shape=%s bytes=%llu cpus=%u reps=%u readback=%llu readback_unit=MB/s late=%u%s%s%s",
+		      c->m->name, shape_name[c->shape], (unsigned long long)c->bytes, c->n, c->reps,
+		      (unsigned long long)rb, late,
+		      c->shape == SH_BATCH && c->m->nofence ? " sfence=per-2MiB-batch" :
+		      c->shape == SH_PERPAGE && c->m->nt ? " sfence=per-4KiB-page" : "",
+		      k < MIN_SAMPLES ? " truncated=budget" : "", pmu);
 	/* t_metric_dist sorted the samples */
 	*median = k ? ru->samples[(k - 1) / 2] : 0;
+	*readback = rb;
 	return true;
 }
 
 /* How long the cells of the next size would take (ms), from the medians
  * of the size below: per method, MIN_SAMPLES clears plus the pattern fill
  * and the read-back, on one CPU and on all. */
-static uint64_t projected_ms(const struct plat_mem_info *mi, uint64_t m[2][NMETHODS][CLEAR_MAX_SIZES],
+static uint64_t projected_ms(const struct plat_mem_info *mi, enum shape sh,
+			     uint64_t m[2][NMETHODS][CLEAR_MAX_SIZES],
 			     unsigned prev, uint64_t next_bytes, unsigned ncpu, uint64_t avail)
 {
 	uint64_t ms = 0;
@@ -335,7 +422,8 @@ static uint64_t projected_ms(const struct plat_mem_info *mi, uint64_t m[2][NMETH
 			uint64_t reps = next_bytes >= REPS_BYTES ? 1 : REPS_BYTES / next_bytes;
 			uint64_t bytes = next_bytes * (all ? ncpu : 1) * (MIN_SAMPLES * reps + 2);
 
-			if (!method_available(mi, &methods[i], &why) || (all && ncpu == 1))
+			if (!method_available(mi, &methods[i], &why) || (all && ncpu == 1) ||
+			    !method_in_shape(&methods[i], sh))
 				continue;
 			if (!bw)
 				bw = 1;
@@ -344,9 +432,9 @@ static uint64_t projected_ms(const struct plat_mem_info *mi, uint64_t m[2][NMETH
 	return ms;
 }
 
-static void run_shape(struct test_ctx *t, bool per_page)
+static void run_shape(struct test_ctx *t, enum shape per_page)
 {
-	struct run ru = { .t = t, .per_page = per_page };
+	struct run ru = { .t = t, .shape = per_page };
 	struct clear_size sizes[CLEAR_MAX_SIZES];
 	unsigned cpus[plat_ncpus()], ncpu = 1;
 	const char *why;
@@ -354,6 +442,7 @@ static void run_shape(struct test_ctx *t, bool per_page)
 	plat_mem_info(&ru.mi);
 	cpus[0] = 0;
 	ncpu += plat_other_cpus(cpus + 1, plat_ncpus() - 1);
+	ncpu_seen = ncpu;
 	unsigned nsz = clear_sizes(ru.mi.llc_bytes, t->quick, ru.mi.ring0, sizes, CLEAR_MAX_SIZES);
 
 	ru.samples = plat_alloc(MAX_SAMPLES * sizeof(uint64_t));
@@ -371,12 +460,16 @@ static void run_shape(struct test_ctx *t, bool per_page)
 	for (unsigned m = 0; m < NMETHODS; m++)
 		if (!method_available(&ru.mi, &methods[m], &why))
 			t_diag(t, "method %s not measured: %s", methods[m].name, why);
+	if (per_page == SH_BATCH)
+		t_diag(t, "batch_sfence: per-4KiB calls without SFENCE, one SFENCE per %u KiB batch (or per region when smaller); rep_stosq and mov have nothing to batch (see page_bandwidth)",
+		       BATCH_BYTES >> 10);
 	memset(med[per_page], 0, sizeof(med[per_page]));
+	memset(rback[per_page], 0, sizeof(rback[per_page]));
 	nsizes_seen[per_page] = nsz;
 	for (unsigned si = 0; si < nsz; si++) {
 		str_copy(size_names[si], sizes[si].label, sizeof(size_names[si]));
 		if (si > 0) {
-			uint64_t ms = projected_ms(&ru.mi, med[per_page], si - 1, sizes[si].bytes,
+			uint64_t ms = projected_ms(&ru.mi, per_page, med[per_page], si - 1, sizes[si].bytes,
 						   ncpu, plat_big_avail());
 			/* a ring-0 guest may be an emulator 100-1000x slower
 			 * (CI boots full runs under QEMU TCG) */
@@ -421,12 +514,13 @@ static void run_shape(struct test_ctx *t, bool per_page)
 				       (unsigned long long)bytes,
 				       sizes[si].llc_double ? " (2 x LLC)" : "", how);
 			for (unsigned m = 0; m < NMETHODS; m++) {
-				if (!method_available(&ru.mi, &methods[m], &why))
+				if (!method_available(&ru.mi, &methods[m], &why) ||
+				    !method_in_shape(&methods[m], per_page))
 					continue;
 				if (ru.emulated && (methods[m].simd || methods[m].need == NEED_CLZERO))
 					continue;
 				struct cell c = {
-					.m = &methods[m], .per_page = per_page, .n = n, .cpus = cpus,
+					.m = &methods[m], .shape = per_page, .n = n, .cpus = cpus,
 					.base = base, .slot = slot, .bytes = bytes,
 					.reps = bytes >= REPS_BYTES ? 1 : (unsigned)(REPS_BYTES / bytes),
 					.cs = cs,
@@ -434,7 +528,8 @@ static void run_shape(struct test_ctx *t, bool per_page)
 
 				for (unsigned i = 0; i < n; i++)
 					cs[i] = (struct cpu_slot){ .cell = &c, .idx = i };
-				if (!measure(&ru, &c, sizes[si].label, &med[per_page][all][m][si])) {
+				if (!measure(&ru, &c, sizes[si].label, &med[per_page][all][m][si],
+					     &rback[per_page][all][m][si])) {
 					plat_free_big(base);
 					return;
 				}
@@ -459,12 +554,19 @@ static void run_shape(struct test_ctx *t, bool per_page)
 
 TEST_EX(clear, bandwidth, 0, 300000)
 {
-	run_shape(t, false);
+	run_shape(t, SH_WHOLE);
 }
 
+/* perpage_sfence: one SFENCE per 4 KiB page (each NT call ends with it) */
 TEST_EX(clear, page_bandwidth, 0, 300000)
 {
-	run_shape(t, true);
+	run_shape(t, SH_PERPAGE);
+}
+
+/* batch_sfence: per-page calls, one SFENCE per 2 MiB batch */
+TEST_EX(clear, batch_bandwidth, 0, 300000)
+{
+	run_shape(t, SH_BATCH);
 }
 
 /* The checks above must be able to fail: clear one line short, and one
@@ -473,7 +575,7 @@ TEST(clear, controls)
 {
 	const unsigned cpus[1] = { 0 };
 	struct cpu_slot cs[1];
-	static const struct method short_m = { "short", NULL, 0, NEED_NONE, false };
+	static const struct method short_m = { "short", NULL, 0, NEED_NONE, false, NULL };
 	uint8_t *base = plat_alloc(2 * SLOT_ALIGN);
 
 	if (!base) {
@@ -509,49 +611,143 @@ TEST(clear, controls)
 		cs[0].guard_bad, (long long)cs[0].guard_off);
 	t_diag(t, "negative controls: short clear -> zero check fired; 1-byte overrun -> guard check fired at +%lld",
 	       (long long)cs[0].guard_off);
+	controls_fired = t->failures == 0;
 }
 
-static void crossover_for(struct test_ctx *t, unsigned shape, unsigned all)
+/* What one crossover found, for the answer. */
+struct xo {
+	bool measured;
+	int from;		/* size index, -1: never */
+	char text[96];		/* "from 2MiB on" / "nowhere up to 1GiB" */
+	char metric[64];	/* the metric's full name */
+};
+
+/* MOVNTI (or method m) against REP STOSB over the sizes of one shape and
+ * CPU count: "from S on" only if it wins at every measured size >= S
+ * (clear_crossover, lib/memsize.c). */
+static void method_crossover(unsigned shape, unsigned all, unsigned m, struct xo *x)
 {
-	uint64_t best_nt[CLEAR_MAX_SIZES], stosb[CLEAR_MAX_SIZES];
-	unsigned best_m[CLEAR_MAX_SIZES];
+	uint64_t nt[CLEAR_MAX_SIZES], stosb[CLEAR_MAX_SIZES];
+	unsigned nsz = nsizes_seen[shape];
 	bool any = false;
 
-	unsigned nsz = nsizes_seen[shape];
-
+	x->measured = false;
 	for (unsigned s = 0; s < nsz; s++) {
-		best_nt[s] = 0;
-		best_m[s] = 0;
+		nt[s] = med[shape][all][m][s];
 		stosb[s] = med[shape][all][METHOD_REP_STOSB][s];
-		for (unsigned m = 0; m < NMETHODS; m++)
-			if (methods[m].nt && med[shape][all][m][s] > best_nt[s]) {
-				best_nt[s] = med[shape][all][m][s];
-				best_m[s] = m;
-			}
-		any |= stosb[s] != 0;
+		any |= nt[s] && stosb[s];
 	}
 	if (!any)
 		return;
-	int x = clear_crossover(best_nt, stosb, nsz);
-	const char *shape_name = shape ? "per-page" : "whole-range";
+	x->measured = true;
+	x->from = clear_crossover(nt, stosb, nsz);
+	int fw = clear_first_win(nt, stosb, nsz);
 
-	if (x < 0)
-		t_conclude(t, "crossover %s %s: REP STOSB is never beaten by an NT method at the sizes measured (up to %s)",
-		       shape_name, all ? "all CPUs" : "1 CPU", size_names[nsz - 1]);
+	if (x->from >= 0)
+		rl_snprintf(x->text, sizeof(x->text), "from %s on", size_names[x->from]);
 	else
-		t_conclude(t, "crossover %s %s: the best NT method beats REP STOSB from %s on (%s %llu MB/s vs REP STOSB %llu MB/s)",
-		       shape_name, all ? "all CPUs" : "1 CPU", size_names[x], methods[best_m[x]].name,
-		       (unsigned long long)best_nt[x], (unsigned long long)stosb[x]);
+		rl_snprintf(x->text, sizeof(x->text), "nowhere up to %s", size_names[nsz - 1]);
+	if (fw >= 0 && (x->from < 0 || fw < x->from)) {
+		size_t len = strlen(x->text);
+
+		rl_snprintf(x->text + len, sizeof(x->text) - len, " (won at %s, lost above)",
+			    size_names[fw]);
+	}
+}
+
+static char others_whole[300];	/* the other NT methods, whole range, 1 CPU */
+
+static void crossover_for(struct test_ctx *t, unsigned shape, unsigned all, struct xo *x)
+{
+	const char *cpus = all ? "all CPUs" : "1 CPU";
+	unsigned nsz = nsizes_seen[shape];
+	char what[64], others[300] = "";
+
+	method_crossover(shape, all, METHOD_MOVNTI, x);
+	if (!x->measured)
+		return;
+	/* the read-back cost beside it: at the crossover, else the largest */
+	unsigned at = x->from >= 0 ? (unsigned)x->from : nsz - 1;
+	const uint64_t *mv = med[shape][all][METHOD_MOVNTI], *sb = med[shape][all][METHOD_REP_STOSB];
+	const uint64_t *rm = rback[shape][all][METHOD_MOVNTI], *rs = rback[shape][all][METHOD_REP_STOSB];
+
+	rl_snprintf(what, sizeof(what), "movnti.%s.%s", shape_short[shape], all ? "allcpu" : "1cpu");
+	rl_snprintf(x->metric, sizeof(x->metric), "clear.crossover.%s", what);
+	t_metric_value(t, what, x->from >= 0 ? (int64_t)x->from : -1, "count",
+		       "what=size-index from=%s rule=wins-at-every-measured-size-from-here shape=%s cpus=%u at=%s movnti=%llu rep_stosb=%llu readback_movnti=%llu readback_rep_stosb=%llu unit_bw=MB/s",
+		       x->from >= 0 ? size_names[x->from] : "never", shape_name[shape], all ? ncpu_seen : 1,
+		       size_names[at], (unsigned long long)mv[at], (unsigned long long)sb[at],
+		       (unsigned long long)rm[at], (unsigned long long)rs[at]);
+	t_conclude(t, "crossover %s %s: MOVNTI beats REP STOSB %s (at %s: MOVNTI %llu vs REP STOSB %llu MB/s; read-back after %llu vs %llu MB/s)",
+		   shape_name[shape], cpus, x->text, size_names[at], (unsigned long long)mv[at],
+		   (unsigned long long)sb[at], (unsigned long long)rm[at], (unsigned long long)rs[at]);
+	for (unsigned m = 0; m < NMETHODS; m++) {
+		struct xo o;
+		size_t len = strlen(others);
+
+		if (!methods[m].nt || m == METHOD_MOVNTI)
+			continue;
+		method_crossover(shape, all, m, &o);
+		rl_snprintf(others + len, sizeof(others) - len, "%s%s %s", len ? ", " : "", methods[m].name,
+			    o.measured ? o.text : "not measured");
+	}
+	t_conclude(t, "crossover %s %s, other NT methods vs REP STOSB: %s", shape_name[shape], cpus, others);
+	if (shape == SH_WHOLE && !all)
+		str_copy(others_whole, others, sizeof(others_whole));
 }
 
 TEST(clear, crossover)
 {
-	if (!shape_done[0] && !shape_done[1]) {
-		t_skip(t, "needs clear.bandwidth or clear.page_bandwidth earlier in the run");
+	struct xo x[NSHAPES][2] = { 0 };
+	char from[400] = "";
+
+	if (!shape_done[SH_WHOLE] && !shape_done[SH_PERPAGE] && !shape_done[SH_BATCH]) {
+		t_skip(t, "needs clear.bandwidth, clear.page_bandwidth or clear.batch_bandwidth earlier in the run");
 		return;
 	}
-	for (unsigned shape = 0; shape < 2; shape++)
+	for (unsigned shape = 0; shape < NSHAPES; shape++)
 		if (shape_done[shape])
-			for (unsigned all = 0; all < 2; all++)
-				crossover_for(t, shape, all);
+			for (unsigned all = 0; all < 2; all++) {
+				crossover_for(t, shape, all, &x[shape][all]);
+				if (x[shape][all].measured) {
+					size_t len = strlen(from);
+
+					rl_snprintf(from + len, sizeof(from) - len, "%s%s", len ? "," : "",
+						    x[shape][all].metric);
+				}
+			}
+	if (!from[0])
+		return;
+	/* the answer: whole range and the kernel series' batch shape; the
+	 * per-page-SFENCE shape (biased towards REP STOSB) as a note */
+	char ans[520] = "MOVNTI clears faster than REP STOSB";
+	static const unsigned order[] = { SH_WHOLE, SH_BATCH, SH_PERPAGE };
+	static const char *const how[] = { "whole range", "per 4 KiB page with one SFENCE per 2 MiB batch",
+					   "with an SFENCE per page" };
+	size_t len;
+
+	for (unsigned i = 0, n = 0; i < 3; i++) {
+		unsigned sh = order[i];
+
+		if (!x[sh][0].measured)
+			continue;
+		len = strlen(ans);
+		rl_snprintf(ans + len, sizeof(ans) - len, "%s %s: %s (1 CPU)%s%s%s", n++ ? ";" : "", how[i],
+			    x[sh][0].text, x[sh][1].measured ? ", " : "",
+			    x[sh][1].measured ? x[sh][1].text : "", x[sh][1].measured ? " (all CPUs)" : "");
+	}
+	len = strlen(ans);
+	rl_snprintf(ans + len, sizeof(ans) - len, ".");
+	unsigned last = nsizes_seen[SH_WHOLE] ? nsizes_seen[SH_WHOLE] - 1 : 0;
+
+	len = strlen(ans);
+	if (shape_done[SH_WHOLE] && nsizes_seen[SH_WHOLE])
+		rl_snprintf(ans + len, sizeof(ans) - len,
+			    " Reading %s back: %llu MB/s after MOVNTI vs %llu after REP STOSB.",
+			    size_names[last], (unsigned long long)rback[SH_WHOLE][0][METHOD_MOVNTI][last],
+			    (unsigned long long)rback[SH_WHOLE][0][METHOD_REP_STOSB][last]);
+	t_answer(t, ANSWER_NT_CLEAR, from,
+		 controls_fired < 0 ? T_CONTROL_NONE : controls_fired ? T_CONTROL_FIRED : T_CONTROL_NOT_OBSERVED,
+		 "%s Other NT methods (whole range, 1 CPU): %s.", ans,
+		 others_whole[0] ? others_whole : "not measured");
 }

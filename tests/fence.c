@@ -13,6 +13,15 @@
  * 1.5 s (0.2 s when quick or in a ring-0 guest) per instruction; trials=
  * says how many ran.  Reported in TSC cycles: min, median, p99.
  *
+ * Noise bound: every delta (an instruction's median minus its baseline's:
+ * the stores alone after stores, the empty loop alone) carries
+ * noise = (IQR(op) + IQR(baseline)) / 2, at least 1 cycle (the U/2U
+ * difference is quantized to whole cycles), IQR = p75 - p25 of the
+ * trials.  A delta with |delta| <= noise reads "indistinguishable from
+ * none" in the conclusion line and delta_verdict=indistinguishable in the
+ * metric; a negative delta outside it reads below-noise (the fence sped
+ * the loop up: a measurement artefact to look at, not a cost).
+ *
  * Instructions: LFENCE, SFENCE, MFENCE (SDM vol. 2), LOCK ADD to the stack
  * and XCHG with memory (locked read-modify-writes, SDM vol. 3 §9.1.2),
  * SERIALIZE (CPUID.7.0:EDX[14]), CPUID (leaf 0; a VM exit in a guest),
@@ -21,6 +30,9 @@
  * one Intel machine: CPUID ~83 ns, IRET to self ~110 ns, MOV CR2 ~42 ns. */
 #include "kernel/test.h"
 #include "kernel/platform.h"
+#include "lib/printf.h"
+#include "lib/stats.h"
+#include "lib/string.h"
 
 SUITE_HOSTED(fence, 110, "cost of fences and serializing instructions, alone and after outstanding stores");
 
@@ -118,6 +130,96 @@ static size_t measure(const struct fence *f, unsigned nlines, volatile uint64_t 
 	return k;
 }
 
+/* The noise bound of a delta (see the top). */
+struct spread {
+	uint64_t p25, p50, p75;
+	bool ok;
+};
+
+static struct spread spread_of(uint64_t *c, size_t k)
+{
+	struct spread s = { 0, 0, 0, false };
+
+	if (!k)
+		return s;
+	sort_u64(c, k);
+	s.p25 = percentile_sorted(c, k, 25);
+	s.p50 = percentile_sorted(c, k, 50);
+	s.p75 = percentile_sorted(c, k, 75);
+	s.ok = true;
+	return s;
+}
+
+static uint64_t noise_of(const struct spread *op, const struct spread *base)
+{
+	uint64_t n = ((op->p75 - op->p25) + (base->p75 - base->p25)) / 2;
+
+	return n ? n : 1;
+}
+
+static const char *delta_verdict(int64_t delta, uint64_t noise)
+{
+	if (delta >= -(int64_t)noise && delta <= (int64_t)noise)
+		return "indistinguishable";
+	return delta > 0 ? "above-noise" : "below-noise";
+}
+
+/* What the answer needs, per instruction of the answer (by fences[]
+ * index): the alone median and the after-stores delta with its noise. */
+static struct {
+	bool alone, after;
+	uint64_t alone_p50;
+	int64_t delta;
+	uint64_t noise;
+} ans[16];
+
+/* The instructions the answer names, in its order. */
+static const char *const ans_names[] = { "lfence", "sfence", "mfence", "lock_add", "cpuid", "serialize" };
+#define NANS (sizeof(ans_names) / sizeof(ans_names[0]))
+
+static void answer(struct test_ctx *t, unsigned nlines)
+{
+	char text[400] = "", from[300] = "";
+	const char *cname = nlines ? "after_stores" : "alone";
+	bool any = false;
+
+	for (unsigned a = 0; a < NANS; a++)
+		for (unsigned i = 0; i < NFENCES; i++) {
+			size_t lt = strlen(text), lf = strlen(from);
+
+			if (strcmp(fences[i].name, ans_names[a]) || !(nlines ? ans[i].after : ans[i].alone))
+				continue;
+			if (nlines && !strcmp(delta_verdict(ans[i].delta, ans[i].noise), "indistinguishable"))
+				rl_snprintf(text + lt, sizeof(text) - lt, "%s%s indistinguishable from none (%+lld, noise %llu)",
+					    lt ? ", " : "", fences[i].name, (long long)ans[i].delta,
+					    (unsigned long long)ans[i].noise);
+			else if (nlines)
+				rl_snprintf(text + lt, sizeof(text) - lt, "%s%s %+lld (noise %llu%s)", lt ? ", " : "",
+					    fences[i].name, (long long)ans[i].delta,
+					    (unsigned long long)ans[i].noise,
+					    ans[i].delta < 0 ? ", below the baseline: an artefact" : "");
+			else
+				rl_snprintf(text + lt, sizeof(text) - lt, "%s%s %llu", lt ? ", " : "", fences[i].name,
+					    (unsigned long long)ans[i].alone_p50);
+			rl_snprintf(from + lf, sizeof(from) - lf, "%sfence.%s.%s", lf ? "," : "", cname,
+				    fences[i].name);
+			any = true;
+		}
+	if (!any)
+		return;
+	if (nlines) {
+		size_t lf = strlen(from);
+
+		rl_snprintf(from + lf, sizeof(from) - lf, ",fence.after_stores.none");
+		t_answer(t, ANSWER_FENCE_COST, from, T_CONTROL_NONE,
+			 "After %u stores, over the stores alone (p50 delta, cycles): %s; a delta inside the noise (half the summed p25..p75 spreads) reads indistinguishable.",
+			 nlines, text);
+	} else {
+		t_answer(t, ANSWER_FENCE_COST, from, T_CONTROL_NONE,
+			 "Alone (p50 cycles per instruction and loop iteration): %s.", text);
+	}
+}
+
 static void run(struct test_ctx *t, unsigned nlines)
 {
 	struct plat_mem_info mi;
@@ -125,7 +227,8 @@ static void run(struct test_ctx *t, unsigned nlines)
 	uint64_t *c = plat_alloc(trials * sizeof(uint64_t));
 	volatile uint64_t *lines = plat_alloc(NSTORES * 64);
 	unsigned measured = 0;
-	uint64_t base_p50 = 0, cap;
+	uint64_t cap;
+	struct spread base = { 0, 0, 0, false };
 	size_t dropped, want = trials;
 	const char *why = "";
 
@@ -136,13 +239,16 @@ static void run(struct test_ctx *t, unsigned nlines)
 	plat_mem_info(&mi);
 	cap = plat_ns_to_cycles((t->quick || (mi.ring0 && mi.hypervisor) ? CAP_QUICK_MS : CAP_FULL_MS) *
 				1000000ull);
-	if (nlines) {
+	/* the baseline: the stores with no instruction (after_stores), the
+	 * empty loop (alone) */
+	{
 		size_t k = measure(&none, nlines, lines, c, &trials, &dropped, &why, cap);
 
+		base = spread_of(c, k);
 		t_metric_dist(t, "none", c, k, "cycles",
-			      "method=u2u u=%u stores=%u dropped=%zu what=stores-only-baseline",
-			      none.u, nlines, dropped);
-		base_p50 = k ? c[(k - 1) / 2] : 0;
+			      "method=u2u u=%u stores=%u dropped=%zu p25=%llu p75=%llu what=%s",
+			      none.u, nlines, dropped, (unsigned long long)base.p25,
+			      (unsigned long long)base.p75, nlines ? "stores-only-baseline" : "empty-loop-baseline");
 	}
 	for (unsigned i = 0; i < NFENCES; i++) {
 		const struct fence *f = &fences[i];
@@ -159,22 +265,54 @@ static void run(struct test_ctx *t, unsigned nlines)
 			t_diag(t, "%s not measured: %s", f->name, why);
 			continue;
 		}
-		t_metric_dist(t, f->name, c, k, "cycles",
-			      "method=u2u u=%u stores=%u dropped=%zu trials=%zu tsc_hz=%llu%s", f->u, nlines,
-			      dropped, trials, (unsigned long long)plat_tsc_hz(),
-			      nlines ? " baseline=fence.after_stores.none" : "");
-		if (k) {
-			uint64_t p50 = c[(k - 1) / 2];
+		struct spread sp = spread_of(c, k);
+		char dfields[200] = "";
+		int64_t delta = 0;
+		uint64_t noise = 0;
 
-			if (nlines)
-				t_conclude(t, "%s after %u stores: median %llu cycles (%llu ns), %+lld vs the stores alone",
-				       f->name, nlines, (unsigned long long)p50,
-				       (unsigned long long)(p50 * 1000000000ull / plat_tsc_hz()),
-				       (long long)p50 - (long long)base_p50);
+		if (k && base.ok) {
+			delta = (int64_t)sp.p50 - (int64_t)base.p50;
+			noise = noise_of(&sp, &base);
+			rl_snprintf(dfields, sizeof(dfields),
+				    " delta=%lld noise=%llu noise_rule=half-sum-of-p25-p75-spreads delta_verdict=%s",
+				    (long long)delta, (unsigned long long)noise, delta_verdict(delta, noise));
+		}
+		t_metric_dist(t, f->name, c, k, "cycles",
+			      "method=u2u u=%u stores=%u dropped=%zu trials=%zu tsc_hz=%llu p25=%llu p75=%llu baseline=fence.%s.none%s",
+			      f->u, nlines, dropped, trials, (unsigned long long)plat_tsc_hz(),
+			      (unsigned long long)sp.p25, (unsigned long long)sp.p75,
+			      nlines ? "after_stores" : "alone", dfields);
+		if (k) {
+			uint64_t p50 = sp.p50;
+			char dtext[160] = "";
+			bool same = base.ok && !strcmp(delta_verdict(delta, noise), "indistinguishable");
+
+			if (base.ok)
+				rl_snprintf(dtext, sizeof(dtext), "%+lld vs %s, noise %llu: %s", (long long)delta,
+					    nlines ? "the stores alone" : "the empty loop",
+					    (unsigned long long)noise,
+					    same ? "indistinguishable from none" :
+					    delta > 0 ? "above the noise" : "below the noise (faster than the baseline?)");
 			else
-				t_conclude(t, "%s alone: median %llu cycles (%llu ns)", f->name,
+				str_copy(dtext, "baseline not measured", sizeof(dtext));
+			if (i < 16) {
+				if (nlines) {
+					ans[i].after = base.ok;
+					ans[i].delta = delta;
+					ans[i].noise = noise;
+				} else {
+					ans[i].alone = true;
+					ans[i].alone_p50 = p50;
+				}
+			}
+			if (nlines)
+				t_conclude(t, "%s after %u stores: median %llu cycles (%llu ns), %s",
+				       f->name, nlines, (unsigned long long)p50,
+				       (unsigned long long)(p50 * 1000000000ull / plat_tsc_hz()), dtext);
+			else
+				t_conclude(t, "%s alone: median %llu cycles (%llu ns), %s", f->name,
 				       (unsigned long long)p50,
-				       (unsigned long long)(p50 * 1000000000ull / plat_tsc_hz()));
+				       (unsigned long long)(p50 * 1000000000ull / plat_tsc_hz()), dtext);
 		}
 		/* Most trials must be usable (else the window was interrupted
 		 * more often than not); a time-capped run of a few trials needs
@@ -184,6 +322,7 @@ static void run(struct test_ctx *t, unsigned nlines)
 		measured++;
 	}
 	t_check(t, measured >= 6, "only %u instructions could be measured", measured);
+	answer(t, nlines);
 }
 
 TEST(fence, alone)

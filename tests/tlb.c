@@ -51,8 +51,16 @@ struct env {
 	uint64_t frame2m[2];	/* 2 MiB frames A and B (0: none) */
 	uint64_t cr3, cr4;	/* CPU 0's, restored at the end */
 	bool remotes_used;
+	/* remote CPUs' CR4 before remote_pge_on(), by CPU number (NULL: not
+	 * changed); env_restore() writes them back */
+	struct remote_cr4 *rcr4;
 	struct test_ctx *t;
 };
+
+struct remote_cr4 {
+	volatile uint64_t cr4;
+	volatile bool saved;
+} __attribute__((aligned(64)));
 
 static inline uint64_t peek(uint64_t va)
 {
@@ -110,6 +118,61 @@ static void flush_local_cr3(void *arg)
 	native_flush_tlb_local();
 }
 
+/* On a remote CPU: save CR4, set CR4.PGE (a global entry is only global
+ * with it set, SDM vol. 3A §4.10.2.4). */
+static void remote_pge_set(void *arg)
+{
+	struct remote_cr4 *r = &((struct remote_cr4 *)arg)[this_cpu()->index];
+	uint64_t cr4 = read_cr4();
+
+	if (!r->saved) {
+		r->cr4 = cr4;
+		r->saved = true;
+	}
+	write_cr4(cr4 | X86_CR4_PGE);
+}
+
+/* On a remote CPU: put back the CR4 remote_pge_set() saved. */
+static void remote_cr4_put_back(void *arg)
+{
+	struct remote_cr4 *r = &((struct remote_cr4 *)arg)[this_cpu()->index];
+
+	if (r->saved) {
+		write_cr4(r->cr4);
+		r->saved = false;
+	}
+}
+
+/* CR4.PGE on every remote CPU listed (idle: no server running), as
+ * CPU 0 gets it with pge_on(); false with a failure if any did not. */
+static bool remote_pge_on(struct test_ctx *t, struct env *e, const unsigned *cpus, unsigned n)
+{
+	int st[256];
+
+	if (!e->rcr4)
+		e->rcr4 = plat_alloc(plat_ncpus() * sizeof(struct remote_cr4));
+	if (!e->rcr4)
+		return t_fail(t, "no memory for the remote CR4 copies");
+	e->remotes_used = true;
+	plat_call_many(cpus, n, remote_pge_set, e->rcr4, T_LOST_US / 1000, st);
+	for (unsigned i = 0; i < n; i++)
+		if (st[i] != PLAT_OK)
+			return t_fail(t, "cpu %u: setting CR4.PGE: %s", cpus[i], plat_strerror(st[i]));
+	return true;
+}
+
+/* Every remote CPU's CR4 back to what remote_pge_on() found. */
+static void remote_pge_off(struct env *e)
+{
+	unsigned others[256];
+	unsigned n;
+
+	if (!e->rcr4)
+		return;
+	n = plat_other_cpus(others, 256);
+	plat_call_many(others, n, remote_cr4_put_back, e->rcr4, T_LOST_US / 1000, NULL);
+}
+
 /* Undo everything, on every path: CPU 0's CR3 (PCID 0, flushing) and CR4,
  * the window unlinked, then every TLB flushed, globals included, so no CPU
  * keeps a translation to frames the runner is about to release. */
@@ -127,6 +190,9 @@ static void env_restore(struct env *e)
 	if (e->remotes_used) {
 		unsigned others[256];
 		unsigned n = plat_other_cpus(others, 256);
+
+		remote_pge_off(e);	/* before the flush: their CR4 as found */
+		e->rcr4 = NULL;
 
 		/* CPUs beyond 256 never take part (see shootdown). */
 		plat_call_many(others, n, flush_local_cr3, NULL, T_LOST_US / 1000, NULL);
@@ -877,8 +943,10 @@ struct sd {
 };
 
 /* Linux-policy IPI shootdown medians by [cpu count index][page index],
- * for the INVLPGB comparison (0: not measured). */
+ * for the INVLPGB comparison (0: not measured), and INVLPGB's. */
 static uint64_t sd_ipi_p50[16][6];
+static uint64_t sd_ib_p50[16][6];
+static unsigned sd_counts[16], sd_ncounts;
 
 static void sd_irq(struct regs *r)
 {
@@ -1265,6 +1333,8 @@ static void body_shootdown(struct env *e)
 
 	ncounts = sd_cpu_counts(total, counts);
 	sum.ipi_all_cpus = total;
+	memcpy(sd_counts, counts, sizeof(sd_counts));
+	sd_ncounts = ncounts;
 	for (unsigned ci = 0; ci < ncounts; ci++) {
 		unsigned ncpu = counts[ci];
 
@@ -1361,8 +1431,18 @@ static void body_invlpgb(struct env *e)
 	size_t nrounds = s->nrounds;
 	uint64_t *samples = s->samples;
 
-	if (boot_cpu.pge)
+	/* CR4.PGE on every participating CPU, not only CPU 0: without it a
+	 * remote CPU caches the global.1p entry as non-global and the
+	 * INCLUDE_GLOBAL flush would go unchecked there.  Put back after the
+	 * variants below, and by env_restore() on a fault or timeout. */
+	bool pge_all = false;
+
+	if (boot_cpu.pge) {
 		pge_on();
+		if (!remote_pge_on(t, e, s->remote, total - 1))
+			return;
+		pge_all = true;
+	}
 	/* Correctness on CPU 0 and every remote CPU holding the translation. */
 	for (unsigned v = 0; v < sizeof(ib_variants) / sizeof(ib_variants[0]); v++) {
 		const struct ib_variant *iv = &ib_variants[v];
@@ -1387,18 +1467,28 @@ static void body_invlpgb(struct env *e)
 		sd_stop(t, s);
 		ok = sd_check_remotes(t, s, iv->metric) && ok;
 		t_metric_value(t, iv->metric, ok ? 0 : 1, "count",
-			       "rounds=%zu pages=%u cpus=%u flags=0x%x stride=%s verdict=%s", r, n, total,
-			       iv->flags | INVLPGB_FLAG_ASID, iv->large ? "2m" : "4k",
-			       ok ? "flushed-everywhere" : "FAILED");
+			       "rounds=%zu pages=%u cpus=%u flags=0x%x stride=%s cr4_pge=%s verdict=%s", r, n,
+			       total, iv->flags | INVLPGB_FLAG_ASID, iv->large ? "2m" : "4k",
+			       pge_all ? "all-cpus" : "none", ok ? "flushed-everywhere" : "FAILED");
 		if (iv->large)
 			for (unsigned i = 0; i < n; i++)
 				pt_win_unmap_2m(&e->w, PT_WIN_2M_FIRST + i);
+	}
+	if (pge_all) {
+		remote_pge_off(e);
+		e->rcr4 = NULL;
+		write_cr4(e->cr4);
 	}
 	s->large = s->global = false;
 	s->invlpgb_flags = INVLPGB_FLAG_VA;
 	s->va0 = pt_win_va_4k(0);
 	s->step = 4096;
-	/* Cost over the shootdown grid, next to the IPI medians. */
+	/* Cost over the shootdown grid, next to the IPI medians, with Linux's
+	 * policy: up to the 33-page ceiling a range flush (INVLPGB with the
+	 * address, in chunks of the CPUID maximum), above it one flush of the
+	 * whole PCID (INVLPGB with PCID and no address: Linux's
+	 * invlpgb_flush_single_pcid_nosync()); next to the ceiling (64 pages)
+	 * also the range flush, as the IPI grid measures both sides. */
 	ncounts = sd_cpu_counts(total, counts);
 	for (unsigned ci = 0; ci < ncounts; ci++) {
 		unsigned ncpu = counts[ci], cross = 0;
@@ -1407,9 +1497,24 @@ static void body_invlpgb(struct env *e)
 			unsigned n = sd_pages[pi];
 			uint64_t med = 0, ipi = ci < 16 ? sd_ipi_p50[ci][pi] : 0;
 
+			bool range = n <= FLUSH_CEILING;
+
+			s->invlpgb_flags = range ? INVLPGB_FLAG_VA : INVLPGB_FLAG_PCID;
 			rl_snprintf(name, sizeof(name), "invlpgb_tlbsync.%up.%ucpu", n, ncpu);
-			if (!sd_point(t, e, s, n, ncpu, SD_INVLPGB, name, "invlpgb", samples, nrounds, &med))
+			if (!sd_point(t, e, s, n, ncpu, SD_INVLPGB, name,
+				      range ? "linux-invlpgb-range" : "linux-invlpgb-pcid-flush-above-ceiling",
+				      samples, nrounds, &med))
 				return;
+			if (ci < 16)
+				sd_ib_p50[ci][pi] = med;
+			if (n == 64) {
+				s->invlpgb_flags = INVLPGB_FLAG_VA;
+				rl_snprintf(name, sizeof(name), "invlpgb_range.%up.%ucpu", n, ncpu);
+				if (!sd_point(t, e, s, n, ncpu, SD_INVLPGB, name, "other-side-of-ceiling-range",
+					      samples, nrounds, NULL))
+					return;
+			}
+			s->invlpgb_flags = INVLPGB_FLAG_VA;
 			if (n == 1 && ncpu == 2)
 				sum.invlpgb_1p[0] = med;
 			if (n == 1 && ncpu == total)
@@ -1528,6 +1633,80 @@ TEST(tlb, invlpgb_count)
 		planted, dis);
 }
 
+static enum t_control control_of(int stale)
+{
+	return stale < 0 ? T_CONTROL_NONE : stale ? T_CONTROL_FIRED : T_CONTROL_NOT_OBSERVED;
+}
+
+/* The smallest CPU count from which INVLPGB+TLBSYNC is cheaper than the
+ * IPI shootdown at every measured CPU count above it, for page index pi;
+ * 0: never (or nothing to compare). */
+static unsigned ib_cpu_crossover(unsigned pi)
+{
+	unsigned from = 0;
+
+	for (unsigned ci = sd_ncounts; ci-- > 0;) {
+		uint64_t ipi = sd_ipi_p50[ci][pi], ib = sd_ib_p50[ci][pi];
+
+		if (!ipi || !ib)
+			continue;
+		if (ib >= ipi)
+			break;
+		from = sd_counts[ci];
+	}
+	return from;
+}
+
+/* The answers block (kernel/test.h): tlb_flush and tlb_shootdown. */
+static void summary_answers(struct test_ctx *t)
+{
+	char from[400];
+
+	if (sum.invlpg) {
+		uint64_t x_cr3 = sum.mov_cr3 / sum.invlpg, x_pge = sum.global / sum.invlpg;
+
+		rl_snprintf(from, sizeof(from),
+			    "tlb.summary.invlpg_vs_mov_cr3_crossover.1cpu,tlb.cost.invlpg_present.1p.1cpu,tlb.cost.mov_cr3.all.1cpu,tlb.cost.global_flush.all.1cpu%s",
+			    sum.local_stale >= 0 ? ",tlb.flush_4k.invlpg.1p.1cpu" : "");
+		t_answer(t, ANSWER_TLB_FLUSH, from, control_of(sum.local_stale),
+			 "INVLPG (%llu cycles/page) beats a full flush up to %llu pages against MOV CR3 (%llu cycles) and up to %llu against the CR4.PGE toggle (%llu); instruction cost only, the re-walk after it (%llu vs hit %llu cycles) comes on top; Linux's ceiling is %u.",
+			 (unsigned long long)sum.invlpg, (unsigned long long)x_cr3,
+			 (unsigned long long)sum.mov_cr3, (unsigned long long)x_pge,
+			 (unsigned long long)sum.global, (unsigned long long)sum.rewalk_invlpg,
+			 (unsigned long long)sum.rewalk_hit, FLUSH_CEILING);
+	}
+	if (sum.ipi_all_cpus > 1 && sd_ncounts) {
+		unsigned all = sd_ncounts - 1, n = sd_counts[all];
+		char ib[200];
+
+		/* page index 0 is 1 page, 4 is 64 pages (a full flush by Linux's policy) */
+		rl_snprintf(from, sizeof(from),
+			    "tlb.shootdown.ipi_invlpg.1p.2cpu,tlb.shootdown.ipi_invlpg.1p.%ucpu,tlb.shootdown.ipi_invlpg.32p.%ucpu,tlb.shootdown.ipi_full.64p.%ucpu,tlb.shootdown.remote_stale_control.8p.allcpu",
+			    n, n, n);
+		if (sum.invlpgb_measured) {
+			unsigned c1 = ib_cpu_crossover(0), c64 = ib_cpu_crossover(4);
+			size_t len = strlen(from);
+
+			rl_snprintf(ib, sizeof(ib),
+				    "INVLPGB+TLBSYNC (1 page: %llu cycles at 2 CPUs, %llu at %u) beats it from %u CPUs for 1 page and from %u for 64 pages (0: never).",
+				    (unsigned long long)sum.invlpgb_1p[0], (unsigned long long)sum.invlpgb_1p[1],
+				    n, c1, c64);
+			rl_snprintf(from + len, sizeof(from) - len,
+				    ",tlb.invlpgb.invlpgb_tlbsync.1p.2cpu,tlb.invlpgb.invlpgb_tlbsync.1p.%ucpu,tlb.invlpgb.invlpgb_tlbsync.64p.%ucpu",
+				    n, n);
+		} else {
+			rl_snprintf(ib, sizeof(ib), "INVLPGB not measured: %s.",
+				    boot_cpu.invlpgb ? "tlb.invlpgb not run" :
+				    t_absent_why(X86_FEATURE_INVLPGB, "INVLPGB",
+						 "CPU lacks INVLPGB (CPUID 8000_0008h:EBX[3])"));
+		}
+		t_answer(t, ANSWER_TLB_SHOOTDOWN, from, control_of(sum.remote_stale),
+			 "IPI shootdown (p50, PTE write to last ack): 1 page %llu cycles at 2 CPUs, %llu at %u; 32 pages %llu, 64 pages (full flush) %llu at %u. %s",
+			 (unsigned long long)sum.ipi_1p[0], (unsigned long long)sum.ipi_1p[1], n,
+			 (unsigned long long)sd_ipi_p50[all][3], (unsigned long long)sd_ipi_p50[all][4], n, ib);
+	}
+}
+
 /* The closing diagnostic: what a kernel developer asks first. */
 TEST(tlb, summary)
 {
@@ -1566,4 +1745,5 @@ TEST(tlb, summary)
 	t_conclude(t, "summary: stale-entry controls: local %s, remote %s",
 	       sum.local_stale < 0 ? "not run" : sum.local_stale ? "fired" : "not observed",
 	       sum.remote_stale < 0 ? "not run" : sum.remote_stale ? "fired" : "not observed");
+	summary_answers(t);
 }

@@ -18,11 +18,20 @@
 ; The SIMD methods need the state enabled first: CR0.EM=0, CR4.OSFXSR for
 ; SSE; CR4.OSXSAVE and XCR0 bits 1-2 for AVX; XCR0 bits 5-7 for AVX-512
 ; (SDM vol. 3 §13.1, §13.3).  In ring 0 plat_simd_call() does that.
+;
+; Each NT method also has a *_nofence entry point: the same stores with no
+; SFENCE at the end, for a caller that clears many pages and fences once
+; per batch (the kernel series that clears a 2 MiB huge page with MOVNTI
+; one 4 KiB page at a time and fences once at the end).  Such a caller
+; must call mem_sfence (or execute SFENCE) before it publishes the pages.
 ; CLZERO needs CPUID 8000_0008h:EBX[0] (APM vol. 3); the caller checks.
 
 global mem_clear_rep_stosb, mem_clear_rep_stosq, mem_clear_mov
 global mem_clear_movnti, mem_clear_movntdq, mem_clear_vmovntdq_ymm
 global mem_clear_vmovntdq_zmm, mem_clear_clzero, mem_or_reduce
+global mem_clear_movnti_nofence, mem_clear_movntdq_nofence
+global mem_clear_vmovntdq_ymm_nofence, mem_clear_vmovntdq_zmm_nofence
+global mem_clear_clzero_nofence, mem_sfence
 
 section .text
 bits 64
@@ -85,6 +94,27 @@ mem_clear_movnti:
 	sfence
 	ret
 
+; The same without the trailing SFENCE (see the top).
+mem_clear_movnti_nofence:
+	xor	eax, eax
+	lea	rcx, [rdi + rsi]
+	cmp	rdi, rcx
+	jae	.done
+.loop:
+	movnti	[rdi], rax
+	movnti	[rdi + 8], rax
+	movnti	[rdi + 16], rax
+	movnti	[rdi + 24], rax
+	movnti	[rdi + 32], rax
+	movnti	[rdi + 40], rax
+	movnti	[rdi + 48], rax
+	movnti	[rdi + 56], rax
+	add	rdi, 64
+	cmp	rdi, rcx
+	jb	.loop
+.done:
+	ret
+
 ; MOVNTDQ: 16-byte non-temporal stores from XMM0 (SSE2), then SFENCE.
 mem_clear_movntdq:
 	pxor	xmm0, xmm0
@@ -101,6 +131,23 @@ mem_clear_movntdq:
 	jb	.loop
 .done:
 	sfence
+	ret
+
+; The same without the trailing SFENCE (see the top).
+mem_clear_movntdq_nofence:
+	pxor	xmm0, xmm0
+	lea	rcx, [rdi + rsi]
+	cmp	rdi, rcx
+	jae	.done
+.loop:
+	movntdq	[rdi], xmm0
+	movntdq	[rdi + 16], xmm0
+	movntdq	[rdi + 32], xmm0
+	movntdq	[rdi + 48], xmm0
+	add	rdi, 64
+	cmp	rdi, rcx
+	jb	.loop
+.done:
 	ret
 
 ; VMOVNTDQ: 32-byte non-temporal stores from YMM0 (AVX), then SFENCE.
@@ -120,6 +167,22 @@ mem_clear_vmovntdq_ymm:
 	vzeroupper
 	ret
 
+; The same without the trailing SFENCE (see the top).
+mem_clear_vmovntdq_ymm_nofence:
+	vpxor	xmm0, xmm0, xmm0	; VEX zeroes the upper half too
+	lea	rcx, [rdi + rsi]
+	cmp	rdi, rcx
+	jae	.done
+.loop:
+	vmovntdq [rdi], ymm0
+	vmovntdq [rdi + 32], ymm0
+	add	rdi, 64
+	cmp	rdi, rcx
+	jb	.loop
+.done:
+	vzeroupper
+	ret
+
 ; VMOVNTDQ: 64-byte non-temporal stores from ZMM0 (AVX-512F), then SFENCE.
 mem_clear_vmovntdq_zmm:
 	vpxord	zmm0, zmm0, zmm0
@@ -136,6 +199,21 @@ mem_clear_vmovntdq_zmm:
 	vzeroupper
 	ret
 
+; The same without the trailing SFENCE (see the top).
+mem_clear_vmovntdq_zmm_nofence:
+	vpxord	zmm0, zmm0, zmm0
+	lea	rcx, [rdi + rsi]
+	cmp	rdi, rcx
+	jae	.done
+.loop:
+	vmovntdq [rdi], zmm0
+	add	rdi, 64
+	cmp	rdi, rcx
+	jb	.loop
+.done:
+	vzeroupper
+	ret
+
 ; CLZERO: zero the cache line addressed by RAX (AMD), then SFENCE.
 mem_clear_clzero:
 	mov	rax, rdi
@@ -148,6 +226,25 @@ mem_clear_clzero:
 	cmp	rax, rcx
 	jb	.loop
 .done:
+	sfence
+	ret
+
+; The same without the trailing SFENCE (see the top).
+mem_clear_clzero_nofence:
+	mov	rax, rdi
+	lea	rcx, [rdi + rsi]
+	cmp	rax, rcx
+	jae	.done
+.loop:
+	clzero
+	add	rax, 64
+	cmp	rax, rcx
+	jb	.loop
+.done:
+	ret
+
+; void mem_sfence(void): one SFENCE, the end of a batch of *_nofence clears.
+mem_sfence:
 	sfence
 	ret
 

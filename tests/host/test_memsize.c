@@ -216,9 +216,41 @@ static void crossover_and_rate(void **state)
 	assert_int_equal(clear_crossover(never, stosb, 5), -1);
 	assert_int_equal(clear_crossover(missing, stosb, 5), 2);
 	assert_int_equal(clear_crossover(nt, missing, 5), -1);
+	assert_int_equal(clear_first_win(nt, stosb, 5), 3);
+	assert_int_equal(clear_first_win(never, stosb, 5), -1);
 	assert_int_equal(mbps(1000000, 3000000000ull, 3000000000ull), 1);
 	assert_int_equal(mbps(1ull << 30, 100000000, 1000000000), 10737);
 	assert_int_equal(mbps(1, 0, 1000), 0);
+}
+
+/* The crossover rule: "from S on" only if NT wins at every measured size
+ * >= S.  Sizes 4 KiB, 64 KiB, 1 MiB, 16 MiB, 128 MiB. */
+static void crossover_non_monotone(void **state)
+{
+	(void)state;
+	const uint64_t base[] = { 1000, 1000, 1000, 1000, 1000 };
+	/* wins at 4K, loses at 64K, wins from 1M on */
+	const uint64_t dip[] = { 1500, 900, 1100, 1200, 1300 };
+	const uint64_t nowhere[] = { 900, 800, 1000, 700, 999 };
+	const uint64_t everywhere[] = { 1001, 2000, 3000, 1500, 1100 };
+	const uint64_t largest_only[] = { 900, 900, 900, 900, 1001 };
+	/* wins at 4K and 1M, loses at the largest: no crossover */
+	const uint64_t lose_last[] = { 1500, 900, 1100, 1200, 999 };
+	/* an unmeasured size neither breaks nor extends the run */
+	const uint64_t hole[] = { 900, 1100, 0, 1200, 1300 };
+
+	assert_int_equal(clear_crossover(dip, base, 5), 2);
+	assert_int_equal(clear_first_win(dip, base, 5), 0);
+	assert_int_equal(clear_crossover(nowhere, base, 5), -1);
+	assert_int_equal(clear_first_win(nowhere, base, 5), -1);
+	assert_int_equal(clear_crossover(everywhere, base, 5), 0);
+	assert_int_equal(clear_crossover(largest_only, base, 5), 4);
+	assert_int_equal(clear_crossover(lose_last, base, 5), -1);
+	assert_int_equal(clear_first_win(lose_last, base, 5), 0);
+	assert_int_equal(clear_crossover(hole, base, 5), 1);
+	assert_int_equal(clear_crossover(dip, base, 0), -1);
+	/* equal is not a win */
+	assert_int_equal(clear_crossover(base, base, 5), -1);
 }
 
 int main(void)
@@ -231,6 +263,7 @@ int main(void)
 		cmocka_unit_test(size_lists),
 		cmocka_unit_test(fitting),
 		cmocka_unit_test(crossover_and_rate),
+		cmocka_unit_test(crossover_non_monotone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
