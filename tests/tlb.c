@@ -1698,7 +1698,7 @@ static void summary_answers(struct test_ctx *t)
 			rl_snprintf(ib, sizeof(ib), "INVLPGB not measured: %s.",
 				    boot_cpu.invlpgb ? "tlb.invlpgb not run" :
 				    t_absent_why(X86_FEATURE_INVLPGB, "INVLPGB",
-						 "CPU lacks INVLPGB (CPUID 8000_0008h:EBX[3])"));
+						 "CPU lacks INVLPGB (CPUID.80000008H:EBX[3])"));
 		}
 		t_answer(t, ANSWER_TLB_SHOOTDOWN, from, control_of(sum.remote_stale),
 			 "IPI shootdown (p50, PTE write to last ack): 1 page %llu cycles at 2 CPUs, %llu at %u; 32 pages %llu, 64 pages (full flush) %llu at %u. %s",
@@ -1741,7 +1741,7 @@ TEST(tlb, summary)
 		       sum.cross_pages);
 	else
 		t_conclude(t, "summary: INVLPGB not measured (%s)",
-		       boot_cpu.invlpgb ? "tlb.invlpgb not run" : "CPUID 8000_0008h:EBX[3] clear");
+		       boot_cpu.invlpgb ? "tlb.invlpgb not run" : t_absent_why(X86_FEATURE_INVLPGB, "INVLPGB", "CPUID.80000008H:EBX[3] clear"));
 	t_conclude(t, "summary: stale-entry controls: local %s, remote %s",
 	       sum.local_stale < 0 ? "not run" : sum.local_stale ? "fired" : "not observed",
 	       sum.remote_stale < 0 ? "not run" : sum.remote_stale ? "fired" : "not observed");
