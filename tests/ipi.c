@@ -110,7 +110,7 @@ static bool setup(struct test_ctx *t)
 /* The APIC modes to measure, boot mode first. */
 static unsigned modes_to_run(struct test_ctx *t, enum apic_mode *m)
 {
-	char why[120];
+	char why[240];
 	unsigned n = 0;
 	enum apic_mode other = apic_boot_mode == APIC_MODE_X2APIC ? APIC_MODE_XAPIC : APIC_MODE_X2APIC;
 
@@ -124,7 +124,7 @@ static unsigned modes_to_run(struct test_ctx *t, enum apic_mode *m)
 
 static bool enter_mode(struct test_ctx *t, enum apic_mode m)
 {
-	char why[120];
+	char why[240];
 
 	if (smp_set_apic_mode(m, why, sizeof(why)))
 		return true;

@@ -5,9 +5,13 @@
 #   2. build properties: reproducible ELF, instruction encodings
 #   3. ringlab-hosted run natively (real numbers on this machine)
 #   4. QEMU boots (tests/qemu/run.py), each under a hard timeout
+#   5. Bochs boots (tools/bochs/case.sh), two time-boxed cases; SKIP
+#      without Bochs
 #
-#   tests/run-all.sh [host] [build] [hosted] [qemu]   (default: all, in order)
+#   tests/run-all.sh [host] [build] [hosted] [qemu] [bochs]   (default: all, in order)
 # QEMU_ONLY=a,b limits part 4 to those cases (make check-qemu CASE=a,b).
+# BOCHS_JOBS=1 runs the Bochs cases one after the other (default 2 at once:
+# each Bochs uses one core).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -26,9 +30,9 @@ result() { # status name [detail]
 	printf '%s %s%s\n' "$1" "$2" "${3:+: $3}"
 }
 
-parts=" ${*:-host build tools hosted qemu} "
+parts=" ${*:-host build tools hosted qemu bochs} "
 for p in $parts; do
-	case $p in host|build|tools|hosted|qemu) ;; *) echo "run-all: unknown part '$p' (host, build, tools, hosted, qemu)" >&2; exit 2 ;; esac
+	case $p in host|build|tools|hosted|qemu|bochs) ;; *) echo "run-all: unknown part '$p' (host, build, tools, hosted, qemu, bochs)" >&2; exit 2 ;; esac
 done
 part() { [[ $parts == *" $1 "* ]]; }
 
@@ -181,6 +185,37 @@ if ! grep -qE '^qemu: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$qlog" ||
    { [ "$qrc" != 0 ] && ! grep -q '^FAIL ' "$qlog"; }; then
 	result FAIL qemu-runner "tests/qemu/run.py exited $qrc without a complete summary; see $qlog"
 fi
+fi
+
+if part bochs; then
+echo "== Bochs boots"
+# Each case works in its own directory and log (tools/run-bochs.sh), so
+# they may run side by side; their lines are printed in case order.
+bdir="$BUILD/test-logs/bochs-part"
+rm -rf "$bdir"; mkdir -p "$bdir"
+bcases=$(tools/bochs/case.sh --list)
+bjobs=${BOCHS_JOBS:-2} running=0
+for c in $bcases; do
+	BUILD=$BUILD tools/bochs/case.sh "$c" >"$bdir/$c.txt" 2>&1 &
+	running=$((running + 1))
+	if [ "$running" -ge "$bjobs" ]; then wait -n; running=$((running - 1)); fi
+done
+wait
+for c in $bcases; do
+	n=0
+	while IFS= read -r line; do
+		case $line in
+		PASS\ *|FAIL\ *|SKIP\ *)
+			n=$((n + 1))
+			status=${line%% *} rest=${line#* }
+			name=${rest%%:*} detail=""
+			[ "$name" != "$rest" ] && detail=${rest#*: }
+			result "$status" "$name" "$detail" ;;
+		*) echo "  $line" ;;
+		esac
+	done <"$bdir/$c.txt"
+	[ "$n" != 0 ] || result FAIL "bochs-$c" "tools/bochs/case.sh printed no result; see $bdir/$c.txt"
+done
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"

@@ -7,7 +7,8 @@
 # PROFILE (default: test):
 #   build   compile the kernel and pack the ISO (gcc, nasm, grub, xorriso, mtools)
 #   run     build + boot it in QEMU (QEMU 10 from bookworm-backports, OVMF)
-#   test    run + host unit tests and QEMU case runner (cmocka, python3)
+#   test    run + host unit tests and QEMU case runner (cmocka, python3),
+#           and Bochs, the second emulator (tools/run-bochs.sh)
 #   extra   tools other checks use when present (clang/llvm with libFuzzer,
 #           python3-serial, python3-junit.xml, python3-matplotlib)
 #   lava    lava-dispatcher (optional, slow; failure is only a warning)
@@ -53,7 +54,16 @@ ovmf /usr/share/OVMF/OVMF_CODE.fd
 TEST_PKGS='
 libcmocka-dev /usr/include/cmocka.h
 python3 python3
+bochs bochs-bin
+bochs-term bochs-bin
+bochsbios /usr/share/bochs/BIOS-bochs-latest
+vgabios /usr/share/vgabios/vgabios.bin
 '
+# Bochs: the second emulator of `make test` (tools/run-bochs.sh, part
+# "bochs" of tests/run-all.sh).  `bochs` needs some GUI plugin package;
+# asking for bochs-term with it satisfies that with a small one instead of
+# bochs-wx and wxWidgets.  run-bochs.sh itself uses the rfb display that
+# `bochs` carries, and no terminal.
 EXTRA_PKGS='
 clang clang
 llvm llvm-symbolizer

@@ -17,9 +17,11 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: logcheck [--expect-status pass|fail|config-error|panic] [--qemu-exit N]\n"
-		"                [--require-metric NAME]... [--min-cases N] [--quiet] [--json] LOGFILE\n"
+		"                [--require-metric NAME]... [--min-cases N] [--require-answers]\n"
+		"                [--quiet] [--json] LOGFILE\n"
 		"LOGFILE '-' reads standard input.  --json writes the verdict and every line\n"
-		"of the judged run, as parsed, as JSON on stdout (docs/log-format.md).\n");
+		"of the judged run, as parsed, as JSON on stdout (docs/log-format.md).\n"
+		"--require-answers: a log without the answers block ('# answers:') fails.\n");
 	exit(2);
 }
 
@@ -103,6 +105,10 @@ int main(int argc, char **argv)
 		}
 		if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
 			quiet = true;
+			continue;
+		}
+		if (strcmp(a, "--require-answers") == 0) {
+			o.require_answers = true;
 			continue;
 		}
 		if (strcmp(a, "--json") == 0) {

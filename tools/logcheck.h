@@ -31,6 +31,9 @@ enum logcheck_ev_kind {
 	LC_EV_PANIC,     /* value: text after "ringlab: PANIC: " */
 	LC_EV_SUMMARY,
 	LC_EV_EXIT,
+	LC_EV_ANSWERS,   /* `# answers: env=<e>`: env (value too) */
+	LC_EV_ANSWER,    /* `# answer <key>: <text> (from=..; control=..; env=..)`:
+			  * key, value=text, from (the list as printed), control, env */
 	LC_EV_OTHER,     /* plans, KTAP lines, anything else */
 };
 
@@ -41,6 +44,7 @@ struct logcheck_event {
 	struct slice text;      /* the line without indentation */
 	struct slice name, key, value, fields;
 	struct slice suite;     /* open suite at level 1 (empty at top level) */
+	struct slice from, control, env;        /* ANSWER (env: ANSWERS too) */
 	uint64_t num;
 	bool notok, skip, timeout, panic;
 	bool ok;                /* METRIC/HIST: the line passed the grammar */
@@ -56,7 +60,14 @@ struct logcheck_opts {
 	long min_cases;                     /* < 0: not checked */
 	const char *const *require_metrics; /* exact `# metric` names */
 	size_t nrequire;
+	bool require_answers;               /* a log without an answers block fails */
 };
+
+/* The questions of the answers block (docs/log-format.md "Answers"), in
+ * the order the runner prints them; the same keys as the ANSWER_* macros
+ * of kernel/test.h (the hosted and QEMU checks fail when they drift). */
+#define LOGCHECK_NANSWERS 10
+extern const char *const logcheck_answer_keys[LOGCHECK_NANSWERS];
 
 struct logcheck_result {
 	/* Where the judged run starts (1-based line in the whole input; 0 when
@@ -83,6 +94,11 @@ struct logcheck_result {
 	uint64_t code;
 
 	bool panic;
+
+	/* The answers block: its `# answers:` line was seen, and how many
+	 * well-formed `# answer` lines it has. */
+	bool has_answers;
+	size_t answers;
 
 	/* `# integrity: lines=<L> crc32=<hex8>`: the printed values and the
 	 * ones computed over the run; ok when both match. */

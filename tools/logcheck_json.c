@@ -58,13 +58,52 @@ static const char *const kind_names[] = {
 	[LC_EV_ID] = "id", [LC_EV_DIAG] = "diag", [LC_EV_ERROR] = "error",
 	[LC_EV_WARNING] = "warning", [LC_EV_METRIC] = "metric", [LC_EV_HIST] = "hist",
 	[LC_EV_SUITE] = "suite", [LC_EV_RESULT] = "result", [LC_EV_PANIC] = "panic",
-	[LC_EV_SUMMARY] = "summary", [LC_EV_EXIT] = "exit", [LC_EV_OTHER] = "other",
+	[LC_EV_SUMMARY] = "summary", [LC_EV_EXIT] = "exit", [LC_EV_ANSWERS] = "answers",
+	[LC_EV_ANSWER] = "answer", [LC_EV_OTHER] = "other",
+};
+
+/* A from= list as a JSON array of metric names (`none` is []). */
+static void jfrom(FILE *f, struct slice s)
+{
+	struct slice rest = s, name;
+	bool first = true;
+
+	fputc('[', f);
+	while (!slice_eq(s, "none") && slice_next(&rest, ",", &name)) {
+		fputs(first ? "" : ", ", f);
+		jslice(f, name);
+		first = false;
+	}
+	fputc(']', f);
+}
+
+/* The first answer per key, for the "answers" object after the events:
+ * the slices point into the text logcheck_json() was given, which lives
+ * until it returns. */
+#define JMAX_ANSWERS 32
+struct janswer {
+	struct slice key, text, from, control, env;
+	size_t line;
 };
 
 struct jctx {
 	FILE *f;
 	size_t n;
+	bool has_answers;
+	struct slice answers_env;
+	struct janswer ans[JMAX_ANSWERS];
+	size_t nans;
 };
+
+static void keep_answer(struct jctx *j, const struct logcheck_event *ev)
+{
+	for (size_t i = 0; i < j->nans; i++)
+		if (ev->key.n == j->ans[i].key.n && !memcmp(ev->key.p, j->ans[i].key.p, ev->key.n))
+			return;
+	if (j->nans < JMAX_ANSWERS)
+		j->ans[j->nans++] = (struct janswer){ ev->key, ev->value, ev->from, ev->control,
+						      ev->env, ev->line };
+}
 
 static void on_event(const struct logcheck_event *ev, void *arg)
 {
@@ -110,6 +149,27 @@ static void on_event(const struct logcheck_event *ev, void *arg)
 		fputs(", \"value\": ", f);
 		jslice(f, ev->value);
 		break;
+	case LC_EV_ANSWERS:
+		if (!j->has_answers) {
+			j->has_answers = true;
+			j->answers_env = ev->env;
+		}
+		fputs(", \"env\": ", f);
+		jslice(f, ev->env);
+		break;
+	case LC_EV_ANSWER:
+		keep_answer(j, ev);
+		fputs(", \"key\": ", f);
+		jslice(f, ev->key);
+		fputs(", \"value\": ", f);
+		jslice(f, ev->value);
+		fputs(", \"from\": ", f);
+		jfrom(f, ev->from);
+		fputs(", \"control\": ", f);
+		jslice(f, ev->control);
+		fputs(", \"env\": ", f);
+		jslice(f, ev->env);
+		break;
 	default:
 		break;
 	}
@@ -121,7 +181,7 @@ static void on_event(const struct logcheck_event *ev, void *arg)
 int logcheck_json(FILE *f, const char *text, size_t len, struct logcheck_opts *o,
 		  struct logcheck_result *r)
 {
-	struct jctx j = { f, 0 };
+	struct jctx j = { .f = f };
 
 	o->on_event = on_event;
 	o->event_arg = &j;
@@ -157,6 +217,31 @@ int logcheck_json(FILE *f, const char *text, size_t len, struct logcheck_opts *o
 		fputs("null, \"code\": null", f);
 	}
 	fprintf(f, ", \"panic\": %s,\n", r->panic ? "true" : "false");
+	/* The answers block: key -> its first answer; null when the log has
+	 * no `# answers:` line. */
+	if (!j.has_answers) {
+		fputs(" \"answers_env\": null, \"answers\": null,\n", f);
+	} else {
+		fputs(" \"answers_env\": ", f);
+		jslice(f, j.answers_env);
+		fputs(", \"answers\": {", f);
+		for (size_t i = 0; i < j.nans; i++) {
+			const struct janswer *a = &j.ans[i];
+
+			fputs(i ? ",\n  " : "\n  ", f);
+			jslice(f, a->key);
+			fputs(": {\"text\": ", f);
+			jslice(f, a->text);
+			fputs(", \"from\": ", f);
+			jfrom(f, a->from);
+			fputs(", \"control\": ", f);
+			jslice(f, a->control);
+			fputs(", \"env\": ", f);
+			jslice(f, a->env);
+			fprintf(f, ", \"line\": %zu}", a->line);
+		}
+		fputs("},\n", f);
+	}
 	fprintf(f, " \"integrity\": {\"present\": %s, \"ok\": %s, \"lines\": %zu, \"crc32\": \"%08x\"}\n}\n",
 		r->has_integrity ? "true" : "false", r->integrity_ok ? "true" : "false",
 		r->lines_computed, (unsigned)r->crc_computed);

@@ -71,6 +71,20 @@ struct state {
 	size_t panic_line;      /* first PANIC line */
 	size_t error_lines;     /* `# error:` lines seen */
 	bool after_exit_reported;
+	/* The answers block: its header, `# id.env:`, and per question the
+	 * line and from= list of its first answer (checked at the end against
+	 * the metrics of the run). */
+	size_t answers_line;
+	struct slice answers_env;
+	size_t id_env_line;
+	struct slice id_env;
+	size_t answer_line[LOGCHECK_NANSWERS];
+	struct slice answer_from[LOGCHECK_NANSWERS];
+};
+
+const char *const logcheck_answer_keys[LOGCHECK_NANSWERS] = {
+	"wrmsr_fence", "rdtsc_order", "nt_clear", "tlb_flush", "tlb_shootdown",
+	"ipi_cost", "tscdeadline", "spec_cost", "litmus", "fence_cost",
 };
 
 /* ------------------------------------------------------------ helpers --- */
@@ -222,6 +236,21 @@ static size_t nameset_add(struct nameset *ns, struct slice name, size_t line)
 	ns->names[j] = name;
 	ns->lines[j] = line;
 	ns->n++;
+	return 0;
+}
+
+/* The line where name was added, or 0. */
+static size_t nameset_find(const struct nameset *ns, struct slice name)
+{
+	if (!ns->cap)
+		return 0;
+	size_t j = slice_hash(name) & (ns->cap - 1);
+
+	while (ns->lines[j]) {
+		if (ns->names[j].n == name.n && memcmp(ns->names[j].p, name.p, name.n) == 0)
+			return ns->lines[j];
+		j = (j + 1) & (ns->cap - 1);
+	}
 	return 0;
 }
 
@@ -636,6 +665,8 @@ static void on_result(struct state *st, size_t line, size_t level, struct slice 
 	if (level == 0 && st->summary_line)
 		err(st, line, "suite result after the summary line (line %zu)",
 		    st->summary_line);
+	else if (level == 0 && st->answers_line)
+		err(st, line, "suite result after the answers block (line %zu)", st->answers_line);
 
 	bool has_child = st->depth == level + 1;
 
@@ -723,6 +754,9 @@ static void on_ktap(struct state *st, size_t line, size_t level)
 	if (level == 1 && st->summary_line)
 		err(st, line, "suite starts after the summary line (line %zu)",
 		    st->summary_line);
+	if (level == 1 && st->answers_line)
+		err(st, line, "suite starts after the answers block (line %zu), which follows the last suite",
+		    st->answers_line);
 	if (level >= MAX_DEPTH) {
 		err(st, line, "subtests nested deeper than %d levels", MAX_DEPTH - 1);
 		return;
@@ -882,6 +916,211 @@ static void on_exit_line(struct state *st, size_t line, size_t level, struct sli
 	quote(r->status, sizeof(r->status), status);
 }
 
+/* ------------------------------------------------------------ answers --- */
+
+/* The answers block (docs/log-format.md "Answers") sits at column 0 after
+ * the last suite and before the summary line. */
+static void answer_place(struct state *st, size_t line, size_t level, const char *what)
+{
+	if (level != 0 || st->depth != 0)
+		err(st, line, "%s inside a suite; the answers block comes after the last suite, at column 0",
+		    what);
+	else if (st->summary_line)
+		err(st, line, "%s after the summary line (line %zu); the answers block comes before it",
+		    what, st->summary_line);
+}
+
+/* `# answers: env=<environment>` */
+static void on_answers_header(struct state *st, size_t line, size_t level, struct slice c,
+			      struct logcheck_event *ev)
+{
+	struct slice s = drop(c, strlen("# answers:")), env;
+	Q(q);
+
+	if (!eat(&s, " env=") || (env = take_word(&s)).n == 0 || s.n) {
+		err(st, line, "malformed answers line '%s' (expected '# answers: env=<environment>')",
+		    QS(q, c));
+		return;
+	}
+	if (st->answers_line) {
+		err(st, line, "second '# answers:' line (first at line %zu)", st->answers_line);
+		return;
+	}
+	answer_place(st, line, level, "'# answers:' line");
+	st->answers_line = line;
+	st->answers_env = env;
+	st->r->has_answers = true;
+	ev->kind = LC_EV_ANSWERS;
+	ev->env = env;
+	ev->value = env;
+}
+
+static int answer_index(struct slice key)
+{
+	for (int i = 0; i < LOGCHECK_NANSWERS; i++)
+		if (slice_eq(key, logcheck_answer_keys[i]))
+			return i;
+	return -1;
+}
+
+/* Up to the next `sep` (or the end); *s continues at sep. */
+static struct slice take_until(struct slice *s, char sep)
+{
+	size_t i = 0;
+
+	while (i < s->n && s->p[i] != sep)
+		i++;
+	struct slice w = slice_of(s->p, i);
+
+	*s = drop(*s, i);
+	return w;
+}
+
+/* `none`, or metric names separated by ','. */
+static bool from_list_ok(struct slice from, char *e, size_t esz)
+{
+	struct slice rest = from, name;
+	Q(q);
+
+	if (slice_eq(from, "none"))
+		return true;
+	while (rest.n) {
+		name = take_until(&rest, ',');
+		bool last = !eat(&rest, ",");
+
+		if (!check_name(name, e, esz))
+			return fail(e, esz, "from= element '%s' is not a metric name", QS(q, name));
+		if (!last && !rest.n)
+			return fail(e, esz, "from= ends with ','");
+	}
+	return from.n ? true : fail(e, esz, "empty from= (say from=none)");
+}
+
+/* `# answer <key>: <text> (from=<list>; control=<word>; env=<environment>)`:
+ * the parenthesis is the last " (from=" of the line, so the text may hold
+ * parentheses of its own. */
+static void on_answer(struct state *st, size_t line, size_t level, struct slice c,
+		      struct logcheck_event *ev)
+{
+	static const char tail[] = " (from=";
+	const size_t tl = sizeof(tail) - 1;
+	struct slice rest = drop(c, strlen("# answer ")), key, text, inner, from, control, env;
+	size_t cut = SIZE_MAX;
+	char e[LOGCHECK_ERR_LEN - 60];
+	Q(q);
+	Q(q2);
+	Q(k);
+
+	key = take_until(&rest, ':');
+	if (!eat(&rest, ": ") || key.n == 0) {
+		err(st, line, "malformed answer line '%s' (expected '# answer <key>: <text> (from=...; control=...; env=...)')",
+		    QS(q, c));
+		return;
+	}
+	for (size_t i = 0; i + tl <= rest.n; i++)
+		if (memcmp(rest.p + i, tail, tl) == 0)
+			cut = i;
+	if (cut == SIZE_MAX || rest.p[rest.n - 1] != ')') {
+		err(st, line, "answer '%s' does not end with ' (from=<metrics>; control=<word>; env=<environment>)' (line cut short?)",
+		    QS(k, key));
+		return;
+	}
+	text = slice_of(rest.p, cut);
+	inner = slice_of(rest.p + cut + tl, rest.n - cut - tl - 1);
+	from = take_until(&inner, ';');
+	if (!eat(&inner, "; control=")) {
+		err(st, line, "answer '%s': no '; control=' after from=", QS(k, key));
+		return;
+	}
+	control = take_until(&inner, ';');
+	if (!eat(&inner, "; env=")) {
+		err(st, line, "answer '%s': no '; env=' after control=", QS(k, key));
+		return;
+	}
+	env = inner;
+	st->r->answers++;
+	ev->kind = LC_EV_ANSWER;
+	ev->key = key;
+	ev->value = text;
+	ev->from = from;
+	ev->control = control;
+	ev->env = env;
+
+	answer_place(st, line, level, "answer line");
+	if (!st->answers_line)
+		err(st, line, "answer line before the '# answers:' line");
+	int qi = answer_index(key);
+
+	if (qi < 0) {
+		err(st, line, "unknown answer key '%s'", QS(k, key));
+	} else if (st->answer_line[qi]) {
+		err(st, line, "answer key '%s' repeats (first at line %zu)", QS(k, key),
+		    st->answer_line[qi]);
+	} else {
+		st->answer_line[qi] = line;
+		st->answer_from[qi] = from;
+	}
+	if (text.n == 0)
+		err(st, line, "answer '%s' has no text", QS(k, key));
+	if (!from_list_ok(from, e, sizeof(e)))
+		err(st, line, "answer '%s': %s", QS(k, key), e);
+	if (!slice_eq(control, "fired") && !slice_eq(control, "not-observed") &&
+	    !slice_eq(control, "none"))
+		err(st, line, "answer '%s': control='%s', expected fired, not-observed or none",
+		    QS(k, key), QS(q, control));
+	if (env.n == 0 || memchr(env.p, ' ', env.n))
+		err(st, line, "answer '%s': env= must be one token", QS(k, key));
+	else if (st->answers_line && !slices_equal(env, st->answers_env))
+		err(st, line, "answer '%s': env=%s but the '# answers:' line says env=%s",
+		    QS(k, key), QS(q, env), QS(q2, st->answers_env));
+	if (has_prefix(text, "not measured:") &&
+	    (!slice_eq(from, "none") || !slice_eq(control, "none")))
+		err(st, line, "answer '%s' is 'not measured' but has from= or control= other than none",
+		    QS(k, key));
+}
+
+/* At the end: every question answered once (when the run reached its
+ * summary), the environment agrees with `# id.env:`, every from= name is a
+ * metric of the run. */
+static void check_answers(struct state *st)
+{
+	const struct logcheck_opts *o = st->o;
+	Q(q);
+	Q(q2);
+
+	if (!st->answers_line) {
+		if (o && o->require_answers)
+			err(st, 0, "no answers block ('# answers: env=...' line before the summary); required by --require-answers");
+		return;
+	}
+	if (st->r->has_summary)
+		for (int i = 0; i < LOGCHECK_NANSWERS; i++)
+			if (!st->answer_line[i])
+				err(st, st->answers_line, "answers block has no '# answer %s:' line",
+				    logcheck_answer_keys[i]);
+	if (!st->id_env_line)
+		err(st, st->answers_line, "answers block but no '# id.env:' line to match its env=");
+	else if (!slices_equal(st->answers_env, st->id_env))
+		err(st, st->answers_line, "answers env=%s differs from '# id.env: %s' (line %zu)",
+		    QS(q, st->answers_env), QS(q2, st->id_env), st->id_env_line);
+	if (st->metric_names.oom)
+		return;
+	for (int i = 0; i < LOGCHECK_NANSWERS; i++) {
+		struct slice rest = st->answer_from[i], name;
+
+		if (!st->answer_line[i] || slice_eq(rest, "none"))
+			continue;
+		while (rest.n) {
+			name = take_until(&rest, ',');
+			eat(&rest, ",");
+			if (name.n && !nameset_find(&st->metric_names, name))
+				err(st, st->answer_line[i],
+				    "answer '%s': from= names '%s', which is not a metric of this run",
+				    logcheck_answer_keys[i], QS(q, name));
+		}
+	}
+}
+
 static void process_line(struct state *st, size_t line, struct slice l)
 {
 	size_t sp = 0;
@@ -933,6 +1172,14 @@ static void process_line(struct state *st, size_t line, struct slice l)
 			if (!slice_split(kv, ':', &ev.key, &ev.value))
 				ev.kind = LC_EV_DIAG;
 			eat(&ev.value, " ");
+			if (ev.kind == LC_EV_ID && slice_eq(ev.key, "env") && !st->id_env_line) {
+				st->id_env_line = line;
+				st->id_env = ev.value;
+			}
+		} else if (has_prefix(c, "# answers:")) {
+			on_answers_header(st, line, level, c, &ev);
+		} else if (has_prefix(c, "# answer ")) {
+			on_answer(st, line, level, c, &ev);
 		} else if (has_prefix(c, "# error: ") || has_prefix(c, "# warning: ")) {
 			struct slice kv = drop(c, has_prefix(c, "# error: ") ? 9 : 11);
 
@@ -1271,6 +1518,7 @@ int logcheck_buffer_opts(const char *text, size_t len,
 		    trailing);
 
 	finish(&st, integ ? integ : last);
+	check_answers(&st);
 	check_opts(&st);
 	free(st.found);
 	nameset_free(&st.metric_names);

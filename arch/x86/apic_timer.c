@@ -31,12 +31,21 @@ static uint64_t next_deadline(unsigned i)
 	return !a ? b : !b ? a : a < b ? a : b;
 }
 
+unsigned timer_deadline_fallbacks;
+
+#define LVTT_MODE_MASK	(3u << 17)
+
 void timer_stop(void)
 {
+	/* Disarm a deadline while the LVT is still in TSC-deadline mode: a
+	 * write of IA32_TSC_DEADLINE in any other mode is ignored (SDM vol. 3
+	 * §11.5.4.1; Bochs logs each one as "TSC-Deadline timer is disabled"),
+	 * and leaving deadline mode disarms it anyway. */
+	if (timer_has_tscdeadline &&
+	    (apic_read(APIC_LVTT) & LVTT_MODE_MASK) == APIC_LVT_TIMER_TSCDEADLINE)
+		wrmsr(MSR_IA32_TSC_DEADLINE, 0);
 	apic_write(APIC_LVTT, APIC_LVT_MASKED | VEC_TIMER);
 	apic_write(APIC_TMICT, 0);
-	if (timer_has_tscdeadline)
-		wrmsr(MSR_IA32_TSC_DEADLINE, 0);
 }
 
 void timer_oneshot(uint32_t count, uint32_t divide)
@@ -65,7 +74,16 @@ static void wd_program(struct percpu *c)
 	if (timer_has_tscdeadline) {
 		timer_tscdeadline_mode();
 		wrmsr(MSR_IA32_TSC_DEADLINE, deadline);
-		return;
+		/* Check that it took: an armed deadline reads back as written
+		 * and one that already fired reads 0 (SDM vol. 3 §11.5.4.1),
+		 * so 0 before the deadline means the write was dropped, e.g.
+		 * because the LVT did not take deadline mode.  The watchdog
+		 * (and the NMI watcher's tick) must never rest on a timer
+		 * that is not armed: fall back to count mode then. */
+		if (rdmsr(MSR_IA32_TSC_DEADLINE) == deadline || rdtsc_ordered() >= deadline ||
+		    !timer_count_hz)
+			return;
+		__atomic_add_fetch(&timer_deadline_fallbacks, 1, __ATOMIC_RELAXED);
 	}
 	uint64_t now = rdtsc_ordered();
 	uint64_t left = deadline > now ? deadline - now : 1;
@@ -105,6 +123,21 @@ static void timer_irq(struct regs *r)
 
 	if (f)
 		catch_deliver(r, f, CATCH_TIMEOUT, true);
+}
+
+void timer_after_mode_switch(void)
+{
+	uint64_t flags = irq_save();
+	struct percpu *c = this_cpu();
+
+	/* Passing through the disabled state resets the LVT timer to masked
+	 * (SDM vol. 3 §11.4.3; apic_cpu_init() writes it masked too), and
+	 * firmware may leave it in any mode: write the LVT first, then arm,
+	 * in the new mode's register access (wd_program). */
+	timer_stop();
+	if (!tstate[c->index].claimed && apic_mode != APIC_MODE_NONE)
+		wd_program(c);
+	irq_restore(flags);
 }
 
 void timer_set_tick(void (*fn)(void), uint64_t period_cycles)

@@ -39,6 +39,13 @@ void timer_oneshot(uint32_t count, uint32_t divide);
 void timer_tscdeadline_mode(void);
 void timer_stop(void);
 
+/* After this CPU's APIC changed mode (or was reset): reprogram the LVT
+ * timer and re-arm the watchdog and tick it had, unless claimed. */
+void timer_after_mode_switch(void);
+/* Times a TSC-deadline arm did not take (read back 0 before the deadline)
+ * and one-shot count mode was used instead; 0 on a sound APIC. */
+extern unsigned timer_deadline_fallbacks;
+
 void watchdog_arm(uint64_t deadline_tsc);
 /* Call fn from this CPU's timer interrupt every period_cycles (NULL
  * stops it); suspended, like the watchdog, while the timer is claimed.

@@ -3,6 +3,7 @@
 #include "arch/x86/acpi.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/hpet.h"
+#include "arch/x86/log.h"
 #include "arch/x86/pit.h"
 #include "arch/x86/tsc_read.h"
 #include "lib/printf.h"
@@ -239,10 +240,83 @@ static void ref_cpuid(struct tsc_calibration *c)
 	}
 }
 
+/* |a - b| in ppm of b. */
+static uint64_t abs_ppm(uint64_t a, uint64_t b)
+{
+	uint64_t d = a > b ? a - b : b - a;
+
+	return b ? (uint64_t)(((unsigned __int128)d * 1000000u) / b) : UINT64_MAX;
+}
+
+static bool refs_agree(const struct tsc_ref *a, const struct tsc_ref *b)
+{
+	return abs_ppm(a->hz, b->hz) <= TSC_AGREE_PPM + a->err_ppm + b->err_ppm;
+}
+
+/* When the chosen source is declared (CPUID 0x15, hypervisor leaf) and
+ * measured references that agree among themselves contradict it, choose
+ * the first of them (HPET, PM timer, PIT order) instead; see tsc.h.  One
+ * measured reference alone never overrules a declaration: it may be the
+ * broken one.  A declared value within tolerance stays chosen (it has no
+ * measurement noise). */
+static void overrule_declared(struct tsc_calibration *c)
+{
+	static const enum tsc_ref_id measured[] = { TSC_REF_HPET, TSC_REF_PMTIMER, TSC_REF_PIT };
+	struct tsc_ref *d = NULL, *m = NULL;
+	unsigned nagree = 0;
+	char also[48] = "";
+
+	for (unsigned i = 0; i < TSC_NREFS; i++)
+		if (c->ref[i].ok && c->source == c->ref[i].name && !c->ref[i].measured &&
+		    i != TSC_REF_CPUID16)
+			d = &c->ref[i];
+	if (!d)
+		return;
+	/* The first measured reference that another one confirms. */
+	for (unsigned i = 0; i < 3 && !m; i++) {
+		struct tsc_ref *a = &c->ref[measured[i]];
+
+		if (!a->ok)
+			continue;
+		nagree = 0;
+		also[0] = '\0';
+		for (unsigned j = 0; j < 3; j++) {
+			struct tsc_ref *b = &c->ref[measured[j]];
+
+			if (j == i || !b->ok || !refs_agree(a, b))
+				continue;
+			nagree++;
+			size_t l = strlen(also);
+
+			rl_snprintf(also + l, sizeof(also) - l, "%s%s", l ? " and " : "", b->name);
+		}
+		if (nagree)
+			m = a;
+	}
+	if (!m || abs_ppm(d->hz, m->hz) <= TSC_AGREE_PPM + m->err_ppm)
+		return;
+	int64_t dev = (int64_t)(((__int128)((int64_t)d->hz - (int64_t)m->hz)) * 1000000 /
+				(int64_t)m->hz);
+
+	c->overruled = d->name;
+	c->hz = m->hz;
+	c->source = m->name;
+	rl_snprintf(c->why, sizeof(c->why),
+		    "%s declares %llu Hz, %+lld ppm from %s's %llu Hz, which %s confirm%s; chose %s, the measured one",
+		    d->name, (unsigned long long)d->hz, (long long)dev, m->name,
+		    (unsigned long long)m->hz, also, nagree > 1 ? "" : "s", m->name);
+	size_t l = strlen(d->note);
+
+	rl_snprintf(d->note + l, sizeof(d->note) - l, "; NOT CHOSEN: %+lld ppm from %s, confirmed by %s",
+		    (long long)dev, m->name, also);
+}
+
 void tsc_calibrate(const struct acpi_info *ai, bool quick)
 {
 	tsc_measure(&cal, ai, quick);
 	tsc_hz = cal.hz;
+	if (cal.overruled)
+		arch_warn("tsc", "%s", cal.why);
 }
 
 void tsc_measure(struct tsc_calibration *out, const struct acpi_info *ai, bool quick)
@@ -311,6 +385,7 @@ void tsc_measure(struct tsc_calibration *out, const struct acpi_info *ai, bool q
 			break;
 		}
 	}
+	overrule_declared(&cal);
 	if (!cal.hz) {
 		cal.hz = tsc_hz;
 		cal.source = "guess";

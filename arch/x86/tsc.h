@@ -5,7 +5,22 @@
  * references: CPUID 0x15 (crystal x ratio), CPUID 0x16 (base MHz, a
  * nominal value), hypervisor leaf 0x40000010 (TSC kHz).  The frequency used
  * is taken in this order of preference: CPUID 0x15 with an enumerated
- * crystal, the hypervisor leaf, HPET, PM timer, PIT, CPUID 0x16. */
+ * crystal, the hypervisor leaf, HPET, PM timer, PIT, CPUID 0x16.
+ *
+ * A declared frequency is trusted only while the measured references do
+ * not jointly contradict it: when at least two measured references agree
+ * with each other (within TSC_AGREE_PPM plus their uncertainties) and the
+ * declared one is outside that tolerance of them, a measured reference is
+ * chosen instead and tsc_calibration.why says so.  CPUID 0x15 is
+ * model data (SDM vol. 2A, CPUID leaf 15H) that real parts get wrong too:
+ * Linux's native_calibrate_tsc() keeps crystal-frequency quirks for parts
+ * that enumerate none or a wrong one.  And
+ * Bochs' Ice Lake model declares 1.4976 GHz for a TSC that its HPET, PM
+ * timer and PIT all time at its ips setting (docs/platform-notes.md
+ * "Bochs").  Every timeout and every ns figure of the run is derived from
+ * the chosen frequency, so choosing the one that the clocks agree on keeps
+ * the run's waits as long as they were meant to be; tsc.calibration still
+ * fails, because the declared value is wrong. */
 #ifndef RINGLAB_ARCH_X86_TSC_H
 #define RINGLAB_ARCH_X86_TSC_H
 
@@ -27,7 +42,7 @@ struct tsc_ref {
 	uint64_t hz;
 	uint64_t err_ppm;	/* measurement uncertainty bound (measured only) */
 	uint64_t window_us;
-	char note[96];		/* why absent or failed, or detail */
+	char note[160];		/* why absent or failed, or detail */
 };
 
 /* Each measured reference is timed over `runs` windows of this length and
@@ -40,6 +55,12 @@ struct tsc_ref {
 #define TSC_CAL_QUICK_WINDOW_US	2500
 #define TSC_CAL_RUNS		3
 
+/* Agreement tolerance between two frequencies: 0.1% plus the measured
+ * references' own uncertainties; nominal CPUID 0x16 values are only
+ * expected within 2% (tests/tsc.c uses the same numbers). */
+#define TSC_AGREE_PPM		1000
+#define TSC_NOMINAL_PPM		20000
+
 struct tsc_calibration {
 	struct tsc_ref ref[TSC_NREFS];
 	uint64_t hz;
@@ -48,6 +69,10 @@ struct tsc_calibration {
 	bool quick;		/* short windows (TSC_CAL_QUICK_WINDOW_US) */
 	uint64_t window_us;
 	unsigned runs;
+	/* Set when a declared reference was overruled by measured ones that
+	 * agree among themselves: which, and why (one sentence). */
+	const char *overruled;
+	char why[200];
 };
 
 extern uint64_t tsc_hz;		/* a safe guess until tsc_calibrate() */

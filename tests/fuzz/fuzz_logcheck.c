@@ -9,7 +9,8 @@
  * the input (the JSON export, tools/logcheck_json.c, reads them all). */
 static void on_event(const struct logcheck_event *ev, void *arg)
 {
-	const struct slice *s[] = { &ev->text, &ev->name, &ev->key, &ev->value, &ev->fields, &ev->suite };
+	const struct slice *s[] = { &ev->text, &ev->name, &ev->key, &ev->value, &ev->fields,
+				    &ev->suite, &ev->from, &ev->control, &ev->env };
 	unsigned long *sum = arg;
 
 	for (unsigned i = 0; i < sizeof(s) / sizeof(s[0]); i++)
@@ -26,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct logcheck_opts o = {
 		.on_event = on_event, .event_arg = &sum, .expect_status = "pass",
 		.qemu_exit = 1, .min_cases = 3, .require_metrics = req, .nrequire = 1,
+		.require_answers = true,
 	};
 	char err[128];
 
