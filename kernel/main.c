@@ -127,11 +127,13 @@ static void print_boot_details(void)
 	for (unsigned i = 0; i < TSC_NREFS; i++) {
 		const struct tsc_ref *r = &cal->ref[i];
 
-		if (r->ok)
-			rep_diag("tsc: %-10s %llu Hz (%+lld ppm vs chosen)%s%llu ppm; %s", r->name,
-				 (unsigned long long)r->hz, (long long)tsc_dev_ppm(r->hz),
-				 r->measured ? ", uncertainty " : "", r->measured ?
-				 (unsigned long long)r->err_ppm : 0ull, r->note);
+		if (r->ok && r->measured)
+			rep_diag("tsc: %-10s %llu Hz (%+lld ppm vs chosen), uncertainty %llu ppm; %s",
+				 r->name, (unsigned long long)r->hz, (long long)tsc_dev_ppm(r->hz),
+				 (unsigned long long)r->err_ppm, r->note);
+		else if (r->ok)
+			rep_diag("tsc: %-10s %llu Hz (%+lld ppm vs chosen); %s", r->name,
+				 (unsigned long long)r->hz, (long long)tsc_dev_ppm(r->hz), r->note);
 		else
 			rep_diag("tsc: %-10s unavailable: %s", r->name, r->note);
 	}
@@ -206,7 +208,9 @@ void kmain(uint32_t magic, uint32_t info)
 	fbcon_boot_start(&boot_info, boot_options.nofb);
 
 	boot_in_qemu = (boot_info.has_loader && !strncmp(boot_info.loader, "qemu", 4)) ||
-		       !strncmp(acpi.oem_id, "BOCHS", 5) ||
+		       /* QEMU's firmware says "BOCHS " too, but so does Bochs,
+			* which has no hypervisor bit and no debug-exit port */
+		       (!strncmp(acpi.oem_id, "BOCHS", 5) && boot_cpu.hypervisor) ||
 		       !strncmp(boot_cpu.hv_signature, "TCGTCGTCGTCG", 12) ||
 		       !strncmp(boot_cpu.hv_signature, "KVMKVMKVM", 9);
 	exit_configure(boot_options.exit_mode, boot_in_qemu);

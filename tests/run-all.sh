@@ -133,7 +133,7 @@ hl="$BUILD/test-logs/hosted.log"
 mkdir -p "$BUILD/test-logs"
 timeout 300 "$BUILD/ringlab-hosted" quick >"$hl" 2>&1
 rc=$?
-if out=$("$BUILD/logcheck" --expect-status pass --min-cases 5 \
+if out=$("$BUILD/logcheck" --expect-status pass --min-cases 5 --require-answers \
 		--require-metric tsc_order.now.lfence_rdtsc --require-metric rdtsc.cost.rdtsc \
 		--require-metric clear.bandwidth.rep_stosb.4KiB.1cpu \
 		--require-metric litmus.sb.mfence --require-metric fence.alone.mfence "$hl" 2>&1) &&

@@ -932,7 +932,10 @@ def run_case(case):
             return ("FAIL", case.name, "QEMU exit status %d without a serial port, expected %d" % (rc, want), dt)
         return ("PASS", case.name, "exit status %d without a serial port" % rc, dt)
     want = EXIT_CODES[case.expect]
-    lc = subprocess.run([LOGCHECK, "--expect-status", case.expect, "--qemu-exit", str(rc), log],
+    # Every run that reaches its summary ends with the answers block
+    # (docs/log-format.md "Answers"); a panic does not get there.
+    req = ["--require-answers"] if case.expect != "panic" else []
+    lc = subprocess.run([LOGCHECK, "--expect-status", case.expect, "--qemu-exit", str(rc)] + req + [log],
                         capture_output=True, text=True)
     problems = []
     if rc != want * 2 + 1:

@@ -82,7 +82,7 @@ tr -d '\r' <"$log" >"$BUILD/test-logs/bochs-$name.log"
 log="$BUILD/test-logs/bochs-$name.log"
 want_rc=0; [ "$expect" = fail ] && want_rc=1
 req=(); for m in $metrics; do req+=(--require-metric "$m"); done
-if v=$("$BUILD/logcheck" --expect-status "$expect" "${req[@]}" "$log" 2>&1) && [ "$rc" = "$want_rc" ]; then
+if v=$("$BUILD/logcheck" --expect-status "$expect" --require-answers "${req[@]}" "$log" 2>&1) && [ "$rc" = "$want_rc" ]; then
 	line PASS "$name" "${secs}s, exit $rc; $v"
 else
 	line FAIL "$name" "${secs}s, run-bochs exit $rc (want $want_rc); $(printf '%s' "$v" | head -n 3 | tr '\n' ' ')log $log"
