@@ -38,11 +38,12 @@ void vga_write(const char *s, size_t n)
 		}
 		if (c == '\r')
 			continue;
-		if (col == VGA_COLS) {
-			col = 0;
-			if (++row == VGA_ROWS)
-				scroll();
-		}
-		VGA_TEXT[row * VGA_COLS + col++] = VGA_ATTR | (uint8_t)c;
+		/* clipped at the right edge, as the framebuffer console does:
+		 * one log line is one screen row, so the screen ends with the
+		 * last lines of the log (the answers block and the summary),
+		 * not with the wrapped tail of one long answer */
+		if (col < VGA_COLS)
+			VGA_TEXT[row * VGA_COLS + col] = VGA_ATTR | (uint8_t)c;
+		col++;
 	}
 }

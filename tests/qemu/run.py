@@ -382,7 +382,20 @@ def screen_log_tail(name):
         cols = max(width, max(len(t) for t in text))
         want = [ln.replace("\t", " ")[:cols] for ln in lines[-n:]]
         return n >= 4 and text[-n:] == [w.rstrip(" ") for w in want]
-    return ("the screen's last rows are the log's last lines (summary, exit, integrity)", check)
+    return ("the screen's last rows are the log's last lines (answers, summary, exit, integrity)", check)
+
+
+def screen_answers(name):
+    """The screen ends showing the answers block (clipped rows) and the
+    summary, not the last metric lines."""
+    def check(log):
+        rows = screen_rows(name)
+        if not rows:
+            return False
+        text = [r for r in rows if r.strip()]
+        return any(r.startswith("# answer fence_cost: ") for r in text[-8:]) and \
+            any(r.startswith("ringlab: ") for r in text[-4:])
+    return ("the screen ends with the answers block and the summary", check)
 
 
 def screen_blank(name):
@@ -823,7 +836,8 @@ def cases(args):
         ScreenCase("fbcon-ovmf", keys="end,up,ret",
                    checks=[has(r"^# console: framebuffer \d+x\d+ (?:24|32)bpp at 0x[0-9a-f]+ \(GOP, multiboot2 tag\), \d+x\d+ text cells$"),
                            idval("cmdline", r"^tests=boot quick exit=halt$"),
-                           screen_status("fbcon-ovmf"), screen_log_tail("fbcon-ovmf")]),
+                           screen_status("fbcon-ovmf"), screen_log_tail("fbcon-ovmf"),
+                           screen_answers("fbcon-ovmf")]),
         ScreenCase("fbcon-nofb-control", keys="end,ret",
                    checks=[has(r"^# console: framebuffer \d+x\d+ (?:24|32)bpp at 0x[0-9a-f]+ not used \(nofb\)$"),
                            idval("cmdline", r"^tests=boot quick exit=halt nofb$"),
