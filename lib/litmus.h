@@ -36,7 +36,7 @@ void litmus_outcome_name(unsigned outcome, unsigned nregs, char *buf, size_t siz
 /* Every outcome's count: "00:123,01:45,10:44,11:2" (r0 leftmost). */
 void litmus_format(const struct litmus_tally *t, char *buf, size_t size);
 
-/* ---- the balanced start (issue 17) ----
+/* ---- the balanced start ----
  *
  * Who resets what between iterations.  The old harness had CPU 0 reset
  * every shared variable after the iteration, so CPU 0 reached the next
@@ -86,7 +86,7 @@ void litmus_start_record(struct litmus_start *s, const uint64_t *start, uint64_t
 #define LITMUS_START_MIN	20
 const char *litmus_start_verdict(const struct litmus_start *s, char *why, size_t size);
 
-/* ---- is a barrier ordering store -> load?  (issue 21) ----
+/* ---- is a barrier ordering store -> load?  ----
  *
  * SB with thread A's barrier under test and thread B fenced by MFENCE:
  * the relaxed outcome r0=0,r1=0 needs A's load to pass A's store, so it

@@ -2,7 +2,7 @@
  * of iterations (200000, IRIW 100000, quick 2000, or iters=; stopped early
  * after 2 s, or 0.3 s when quick or in a ring-0 guest (an emulator: CI
  * boots full runs under TCG), which the log says) on two (IRIW: four)
- * CPUs.  The start is balanced (issue 17): before every iteration each
+ * CPUs.  The start is balanced: before every iteration each
  * shared variable (each on its own 128-byte block: no false sharing, no
  * adjacent-line prefetch) is reset by exactly one thread -- the thread
  * that writes it (own-reset, the classic tests) or one that reads it
@@ -40,7 +40,7 @@
  *         stores are seen in a consistent order by other processors).
  *         Control: the second reader reads x first and waits, which makes
  *         the counted outcome a plain interleaving.
- *   SB with WRMSR as thread A's only barrier (issue 21, ring 0): see
+ *   SB with WRMSR as thread A's only barrier (ring 0): see
  *         "WRMSR as the only barrier" below; litmus.wrmsr_cost times each
  *         WRMSR after 32 pending stores against the stores alone.
  * A forbidden outcome seen even once fails the case; an allowed one is
@@ -106,7 +106,7 @@ struct lit {
 	volatile uint64_t abort_iter;
 	enum test test;
 	enum variant va, vb;		/* SB: thread A's and thread B's barrier */
-	enum litmus_reset reset;	/* who resets which variable (issue 17) */
+	enum litmus_reset reset;	/* who resets which variable */
 	uint32_t msr;			/* V_WRMSR / V_MFLF_WRMSR: ECX */
 	uint64_t msr_val[MAX_THREADS];	/* the value it already holds, per thread's CPU */
 	unsigned nthreads;
@@ -276,7 +276,7 @@ static void body(struct lit *l, unsigned tid, uint64_t *r)
 
 /* CPU 0, after the end barrier: count the outcome and how the threads
  * started.  It resets nothing: each thread resets its own variables and
- * result slot (balanced start, issue 17). */
+ * result slot (balanced start). */
 static void record(struct lit *l, unsigned p)
 {
 	uint64_t regs[LITMUS_MAX_REGS], start[MAX_THREADS];
@@ -527,7 +527,7 @@ static bool run_litmus(struct test_ctx *t, enum test test, enum variant v, enum 
 #define MP_STALE	LITMUS_OUTCOME2(1, 0)
 #define IRIW_SPLIT	LITMUS_OUTCOME4(1, 0, 1, 0)
 
-/* ---- WRMSR as the only barrier (issue 21) ----
+/* ---- WRMSR as the only barrier ----
  *
  * SDM vol. 3A 9.3 "Serializing Instructions" (8.3 in editions before
  * 2023) lists WRMSR among the privileged serializing instructions, with a
@@ -866,12 +866,12 @@ TEST_EX(litmus, sb, 0, 120000)
 	struct litmus_tally sym, asym;
 	bool have_sym, have_asym;
 
-	/* the classic variants, balanced start with own resets (issue 17) */
+	/* the classic variants, balanced start with own resets */
 	run_litmus(t, T_SB, V_NOFENCE, V_NOFENCE, LITMUS_RESET_OWN, "nofence", (struct outcome_def){ SB_RELAXED, false, true }, NULL);
 	run_litmus(t, T_SB, V_MFENCE, V_NOFENCE, LITMUS_RESET_OWN, "mfence", (struct outcome_def){ SB_RELAXED, true, false }, NULL);
 	run_litmus(t, T_SB, V_LOCKED, V_NOFENCE, LITMUS_RESET_OWN, "locked", (struct outcome_def){ SB_RELAXED, true, false }, NULL);
 	run_litmus(t, T_SB, V_XCHG, V_NOFENCE, LITMUS_RESET_OWN, "xchg", (struct outcome_def){ SB_RELAXED, true, false }, NULL);
-	/* The WRMSR family (issue 21) and its controls, with cross resets:
+	/* The WRMSR family and its controls, with cross resets:
 	 * each store has to fetch its line back while the load hits, so a
 	 * barrier that does not drain the store buffer shows at the highest
 	 * rate.  nofence_cross: the control of the symmetric (_both) shape;
@@ -933,7 +933,7 @@ TEST(litmus, iriw)
 	run_litmus(t, T_IRIW, V_CONTROL, V_NOFENCE, LITMUS_RESET_OWN, "swapped_reads", (struct outcome_def){ IRIW_SPLIT, false, true }, NULL);
 }
 
-/* ---- the cost form (issue 21, 2) ----
+/* ---- the cost form ----
  *
  * The fence suite's after_stores shape: one iteration is NSTORES stores to
  * distinct 64-byte lines of an L1-resident buffer, then the instruction;

@@ -2,9 +2,9 @@
  * iteration lands under exactly one outcome, a planted forbidden outcome
  * is counted (so the suite's "forbidden outcome seen" verdict can fire),
  * and out-of-range register values are counted as invalid, not folded
- * into an outcome.  Issue 21: the barrier verdict rule (not-serializing /
+ * into an outcome.  The barrier verdict rule (not-serializing /
  * serializing-not-observed-to-fail / inconclusive) on planted outcome
- * tables, and its combination over two shapes.  Issue 17: who resets what
+ * tables, and its combination over two shapes.  Who resets what
  * (each variable by its one writer) and the balance verdict on planted
  * start times. */
 #include <stdarg.h>
@@ -179,7 +179,7 @@ static void verdict_combine(void **state)
 	assert_int_equal(litmus_verdict_combine(LITMUS_V_NO_DATA, LITMUS_V_NO_DATA), LITMUS_V_NO_DATA);
 }
 
-/* Issue 17: every variable is reset by exactly one thread (never CPU 0 for
+/* Every variable is reset by exactly one thread (never CPU 0 for
  * all of them); with own resets by the thread that writes it, with cross
  * resets by a thread that reads it and does not write it. */
 static void reset_plan(void **state)

@@ -1,4 +1,4 @@
-"""Bias fixes (issue 17 item 2) under TCG: the clear suite's batch_sfence
+"""Bias fixes under TCG: the clear suite's batch_sfence
 shape and MOVNTI-vs-REP-STOSB crossover rule, the PMU counts (absent here:
 pmu=none with the reason), the fence suite's noise bound, and the answers
 block lines these suites fill (nt_clear, fence_cost, tlb_flush,

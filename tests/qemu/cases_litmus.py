@@ -1,5 +1,5 @@
-"""The litmus suite's WRMSR-as-barrier variants (issue 21) and its balanced
-start (issue 17).
+"""The litmus suite's WRMSR-as-barrier variants and its balanced
+start.
 
 Under an emulator or hypervisor the WRMSR is emulated (TCG: a helper call;
 KVM: a VM exit), so the verdicts checked here are the emulator's and the
@@ -19,7 +19,7 @@ VERDICT = r"verdict=(?:not-serializing|serializing-not-observed-to-fail|inconclu
 
 
 def start_stated(ctx):
-    """Every SB metric says how its threads were started (issue 17): which
+    """Every SB metric says how its threads were started: which
     thread reset which variable, the TSC release, and the balance verdict
     with its counts; a start that was not balanced is explained in a
     diagnostic line.  Whether it was balanced depends on the host (a
