@@ -30,7 +30,7 @@ KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 	      $(BUILD)/k/version.o
 
 .PHONY: all clean run run-iso run-uefi test hosted host-tests check-host check-build \
-	check-tools check-hosted check-qemu check-bochs list-qemu help deps FORCE
+	check-tools check-hosted check-qemu check-bochs list-qemu help deps FORCE bench
 all: $(BUILD)/ringlab.elf $(BUILD)/ringlab.iso $(BUILD)/mbforge.elf
 
 help:
@@ -48,6 +48,7 @@ help:
 	@echo '  make list-qemu     names of the QEMU cases'
 	@echo '  make check-bochs   only the Bochs boots (tools/run-bochs.sh; Ice Lake and Ryzen models)'
 	@echo '  make hosted        build build/ringlab-hosted (Linux user-space runner)'
+	@echo '  make bench         benchmark table: TCG/KVM boot, quick, per suite, ISO (N=runs; not a test)'
 	@echo '  make host-tests    build the host unit tests in build/host/'
 	@echo '  make deps          install every tool `make test` needs (tools/install-deps.sh)'
 	@echo '  make clean         remove build/'
@@ -255,6 +256,10 @@ check-build: all
 
 check-tools: all $(BUILD)/logcheck
 	BUILD=$(BUILD) tests/run-all.sh tools
+
+# A benchmark, not a test: `make test` never runs it (tools/bench-boot.sh).
+bench: all $(BUILD)/logcheck
+	BUILD=$(BUILD) tools/bench-boot.sh --table $(if $(N),-n $(N))
 
 check-hosted: hosted $(BUILD)/logcheck
 	BUILD=$(BUILD) tests/run-all.sh hosted

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include "kernel/report.h"
 #include "kernel/console.h"
+#include "kernel/platform.h"
 #include "lib/string.h"
 
 #define INDENT "    "
@@ -15,6 +16,9 @@ static struct {
 	bool suite_open, case_open;
 	unsigned case_idx;
 	char suite[64], name[64];
+	/* TSC at rep_suite_begin() and rep_case_begin(), for the `# time:`
+	 * lines (0: not taken, no line). */
+	uint64_t suite_tsc, case_tsc;
 } open_;
 
 static void emit_line(const char *text)
@@ -98,6 +102,7 @@ void rep_suite_begin(const char *name, unsigned ncases)
 	open_.suites++;
 	open_.suite_open = true;
 	open_.case_open = false;
+	open_.suite_tsc = lfence_rdtsc();
 	str_copy(open_.suite, name, sizeof(open_.suite));
 	emit_line("KTAP version 1");
 	rl_snprintf(b, sizeof(b), "# Subtest: %s", name);
@@ -134,6 +139,31 @@ void rep_case_begin(unsigned idx, const char *name)
 	open_.case_open = true;
 	open_.case_idx = idx;
 	str_copy(open_.name, name, sizeof(open_.name));
+	open_.case_tsc = lfence_rdtsc();
+}
+
+/* `# time: <suite>[.<case>] duration_ms=<ms>.<us>` after a result: the
+ * wall time (TSC) from the begin call to `end` (taken before the result
+ * lines are printed, so a slow console does not count), in milliseconds
+ * with three decimals (docs/log-format.md).  suite is NULL for a suite's
+ * own line.  No line when the TSC frequency is not known or the begin was
+ * not seen. */
+static void time_line(const char *suite, const char *name, uint64_t start, uint64_t end)
+{
+	uint64_t hz = plat_tsc_hz(), d, us;
+	char b[200];
+
+	if (!start || !hz)
+		return;
+	d = end > start ? end - start : 0;
+	us = d / hz * 1000000u + (d % hz) * 1000000u / hz;
+	if (suite)
+		rl_snprintf(b, sizeof(b), "# time: %s.%s duration_ms=%llu.%03llu", suite, name,
+			    (unsigned long long)(us / 1000u), (unsigned long long)(us % 1000u));
+	else
+		rl_snprintf(b, sizeof(b), "# time: %s duration_ms=%llu.%03llu", name,
+			    (unsigned long long)(us / 1000u), (unsigned long long)(us % 1000u));
+	emit_line(b);
 }
 
 /* `# result: <suite>.<case> <word>` after each case result: one flat,
@@ -155,16 +185,24 @@ void rep_case(unsigned idx, const char *name, enum result r, const char *reason)
 		[RES_TIMEOUT] = "timeout",
 	};
 
+	uint64_t end = lfence_rdtsc();
+
 	open_.case_open = false;
 	result_line(idx, name, r, reason);
 	flat_result(name, r <= RES_TIMEOUT ? words[r] : "fail");
+	time_line(open_.suite, name, open_.case_tsc, end);
+	open_.case_tsc = 0;
 }
 
 void rep_suite_end(unsigned idx, const char *name, enum result r, const char *reason)
 {
+	uint64_t end = lfence_rdtsc();
+
 	open_.suite_open = open_.case_open = false;
 	depth = 0;
 	result_line(idx, name, r, reason);
+	time_line(NULL, name, open_.suite_tsc, end);
+	open_.suite_tsc = 0;
 }
 
 void rep_diag(const char *fmt, ...)

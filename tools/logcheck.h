@@ -34,6 +34,9 @@ enum logcheck_ev_kind {
 	LC_EV_ANSWERS,   /* `# answers: env=<e>`: env (value too) */
 	LC_EV_ANSWER,    /* `# answer <key>: <text> (from=..; control=..; env=..)`:
 			  * key, value=text, from (the list as printed), control, env */
+	LC_EV_TIME,      /* `# time: <suite>[.<case>] duration_ms=<ms>`: name (as
+			  * printed), value (the number as printed), duration_ns,
+			  * num (line of the result it times; 0: none) */
 	LC_EV_OTHER,     /* plans, KTAP lines, anything else */
 };
 
@@ -46,6 +49,7 @@ struct logcheck_event {
 	struct slice suite;     /* open suite at level 1 (empty at top level) */
 	struct slice from, control, env;        /* ANSWER (env: ANSWERS too) */
 	uint64_t num;
+	uint64_t duration_ns;   /* TIME: duration_ms= in nanoseconds */
 	bool notok, skip, timeout, panic;
 	bool ok;                /* METRIC/HIST: the line passed the grammar */
 };
@@ -79,6 +83,8 @@ struct logcheck_result {
 	 * timeouts are also counted in failed. */
 	size_t suites, cases, passed, failed, skipped, timeouts;
 	size_t metrics, hists;
+	/* Well-formed `# time:` lines (per case and per suite; optional). */
+	size_t times;
 	/* Failed results of the reserved `config` suite (a command-line error,
 	 * also counted in failed) and results with a `# PANIC` directive. */
 	size_t config_failed, panic_results;
@@ -125,5 +131,10 @@ int logcheck_buffer_opts(const char *text, size_t len,
 /* Check one `# metric ...` or `# hist ...` line (without indentation and
  * line end) against the grammar.  On failure writes a reason to err. */
 bool logcheck_metric_line(const char *line, size_t n, char *err, size_t errsz);
+
+/* Parse the number of `duration_ms=<ms>` (docs/log-format.md: decimal
+ * digits, no leading zeros, at most 12, then optionally '.' and 1 to 6
+ * digits) into nanoseconds.  False when it does not fit the grammar. */
+bool logcheck_parse_ms(const char *p, size_t n, uint64_t *ns);
 
 #endif

@@ -59,8 +59,20 @@ static const char *const kind_names[] = {
 	[LC_EV_WARNING] = "warning", [LC_EV_METRIC] = "metric", [LC_EV_HIST] = "hist",
 	[LC_EV_SUITE] = "suite", [LC_EV_RESULT] = "result", [LC_EV_PANIC] = "panic",
 	[LC_EV_SUMMARY] = "summary", [LC_EV_EXIT] = "exit", [LC_EV_ANSWERS] = "answers",
-	[LC_EV_ANSWER] = "answer", [LC_EV_OTHER] = "other",
+	[LC_EV_ANSWER] = "answer", [LC_EV_TIME] = "time", [LC_EV_OTHER] = "other",
 };
+
+/* Nanoseconds as a JSON number of milliseconds: 12.345, 0.5 -> 0.500. */
+static void jms(FILE *f, uint64_t ns)
+{
+	char frac[8];
+	int n;
+
+	snprintf(frac, sizeof(frac), "%06llu", (unsigned long long)(ns % 1000000u));
+	for (n = 6; n > 3 && frac[n - 1] == '0'; n--)
+		;
+	fprintf(f, "%llu.%.*s", (unsigned long long)(ns / 1000000u), n, frac);
+}
 
 /* A from= list as a JSON array of metric names (`none` is []). */
 static void jfrom(FILE *f, struct slice s)
@@ -89,6 +101,10 @@ struct janswer {
 struct jctx {
 	FILE *f;
 	size_t n;
+	/* A result event waits for the next event: when that is the
+	 * `# time:` line of the result, the result carries its duration_ms. */
+	bool pending;
+	struct logcheck_event pend;
 	bool has_answers;
 	struct slice answers_env;
 	struct janswer ans[JMAX_ANSWERS];
@@ -105,13 +121,11 @@ static void keep_answer(struct jctx *j, const struct logcheck_event *ev)
 						      ev->env, ev->line };
 }
 
-static void on_event(const struct logcheck_event *ev, void *arg)
+/* dur: the result's duration in ns, NULL when it has no `# time:` line. */
+static void print_event(struct jctx *j, const struct logcheck_event *ev, const uint64_t *dur)
 {
-	struct jctx *j = arg;
 	FILE *f = j->f;
 
-	if (ev->kind == LC_EV_OTHER)
-		return;         /* plans and KTAP lines: the structure says it all */
 	fprintf(f, "%s\n  {\"k\": \"%s\", \"line\": %zu, \"level\": %zu, \"suite\": ",
 		j->n++ ? "," : "", kind_names[ev->kind], ev->line, ev->level);
 	jslice(f, ev->suite);
@@ -143,6 +157,17 @@ static void on_event(const struct logcheck_event *ev, void *arg)
 			ev->panic ? "panic" : ev->timeout ? "timeout" : ev->notok ? "fail" :
 			ev->skip ? "skip" : "pass");
 		jslice(f, ev->value);
+		if (dur) {
+			fputs(", \"duration_ms\": ", f);
+			jms(f, *dur);
+		}
+		break;
+	case LC_EV_TIME:
+		fputs(", \"name\": ", f);
+		jslice(f, ev->name);
+		fputs(", \"duration_ms\": ", f);
+		jms(f, ev->duration_ns);
+		fprintf(f, ", \"of\": %llu", (unsigned long long)ev->num);
 		break;
 	case LC_EV_DIAG:
 	case LC_EV_PANIC:
@@ -178,6 +203,32 @@ static void on_event(const struct logcheck_event *ev, void *arg)
 	fputc('}', f);
 }
 
+static void flush_pending(struct jctx *j, const uint64_t *dur)
+{
+	if (j->pending)
+		print_event(j, &j->pend, dur);
+	j->pending = false;
+}
+
+static void on_event(const struct logcheck_event *ev, void *arg)
+{
+	struct jctx *j = arg;
+
+	if (ev->kind == LC_EV_OTHER)
+		return;         /* plans and KTAP lines: the structure says it all */
+	if (ev->kind == LC_EV_TIME && j->pending && ev->num == j->pend.line)
+		flush_pending(j, &ev->duration_ns);
+	else
+		flush_pending(j, NULL);
+	if (ev->kind == LC_EV_RESULT) {
+		/* the slices point into the text, alive until logcheck_json() returns */
+		j->pend = *ev;
+		j->pending = true;
+		return;
+	}
+	print_event(j, ev, NULL);
+}
+
 int logcheck_json(FILE *f, const char *text, size_t len, struct logcheck_opts *o,
 		  struct logcheck_result *r)
 {
@@ -187,6 +238,8 @@ int logcheck_json(FILE *f, const char *text, size_t len, struct logcheck_opts *o
 	o->event_arg = &j;
 	fputs("{\"format\": \"ringlab-logcheck-json 1\",\n \"events\": [", f);
 	int bad = logcheck_buffer_opts(text, len, o, r);
+
+	flush_pending(&j, NULL);
 	size_t shown = r->nerrors < LOGCHECK_MAX_ERRORS ? r->nerrors : LOGCHECK_MAX_ERRORS;
 
 	fprintf(f, "],\n \"ok\": %s, \"nerrors\": %zu, \"errors\": [", bad ? "false" : "true",
@@ -200,9 +253,9 @@ int logcheck_json(FILE *f, const char *text, size_t len, struct logcheck_opts *o
 		r->start_line ? r->start_line + r->lines_computed - (r->has_integrity ? 0 : 1) : 0);
 	fprintf(f, " \"counts\": {\"suites\": %zu, \"cases\": %zu, \"passed\": %zu, \"failed\": %zu, "
 		"\"skipped\": %zu, \"timeouts\": %zu, \"metrics\": %zu, \"hists\": %zu, "
-		"\"config_failed\": %zu, \"panic_results\": %zu},\n",
+		"\"config_failed\": %zu, \"panic_results\": %zu, \"times\": %zu},\n",
 		r->suites, r->cases, r->passed, r->failed, r->skipped, r->timeouts, r->metrics,
-		r->hists, r->config_failed, r->panic_results);
+		r->hists, r->config_failed, r->panic_results, r->times);
 	if (r->has_summary)
 		fprintf(f, " \"summary\": {\"passed\": %llu, \"failed\": %llu, \"skipped\": %llu},\n",
 			(unsigned long long)r->sum_passed, (unsigned long long)r->sum_failed,

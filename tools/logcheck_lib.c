@@ -62,6 +62,11 @@ struct state {
 	struct slice case_suite, case_name;
 	const char *case_word;
 	size_t flat_results;
+	/* The last suite result (level 0), and the last result that got its
+	 * `# time:` line, for the placement of `# time:` lines. */
+	size_t suite_line, flat_line;   /* flat_line: the last `# result:` line */
+	struct slice suite_name;
+	size_t timed_line;
 	const struct logcheck_opts *o;
 	bool *found;            /* per required metric */
 	struct node nodes[MAX_DEPTH];
@@ -696,6 +701,8 @@ static void on_result(struct state *st, size_t line, size_t level, struct slice 
 				res.notok ? "fail" : res.skip ? "skip" : "pass";
 	}
 	if (level == 0) {
+		st->suite_line = line;
+		st->suite_name = res.name;
 		r->suites++;
 	} else if (level == 1) {
 		r->cases++;
@@ -855,10 +862,84 @@ static void on_flat_result(struct state *st, size_t line, struct slice c)
 		err(st, line, "'# result:' line does not follow a case result");
 		return;
 	}
+	st->flat_line = line;
 	if (!slice_split(name, '.', &suite, &kase) || !slices_equal(suite, st->case_suite) ||
 	    !slices_equal(kase, st->case_name) || !slice_eq(rest, st->case_word))
 		err(st, line, "'%s' disagrees with the case result on line %zu (%s)", QS(q, c),
 		    st->case_line, st->case_word);
+}
+
+bool logcheck_parse_ms(const char *p, size_t n, uint64_t *ns)
+{
+	size_t i = 0, ip, fp = 0;
+	uint64_t whole = 0, frac = 0;
+
+	while (i < n && p[i] >= '0' && p[i] <= '9')
+		whole = whole * 10 + (uint64_t)(p[i++] - '0');
+	ip = i;
+	if (ip == 0 || ip > 12 || (ip > 1 && p[0] == '0'))
+		return false;
+	if (i < n) {
+		if (p[i++] != '.')
+			return false;
+		while (i < n && p[i] >= '0' && p[i] <= '9' && fp < 6) {
+			frac = frac * 10 + (uint64_t)(p[i++] - '0');
+			fp++;
+		}
+		if (fp == 0 || i != n)
+			return false;
+	}
+	for (size_t k = fp; k < 6; k++)
+		frac *= 10;
+	*ns = whole * 1000000u + frac;
+	return true;
+}
+
+/* `# time: <suite>.<case> duration_ms=<ms>` after a case result (and its
+ * `# result:` line), `# time: <suite> duration_ms=<ms>` right after a
+ * suite result (docs/log-format.md).  Optional: older logs and panicked
+ * cases have none. */
+static void on_time(struct state *st, size_t line, size_t level, struct slice c,
+		    struct logcheck_event *ev)
+{
+	struct slice rest = drop(c, strlen("# time: ")), name, num, suite, kase;
+	uint64_t ns;
+	size_t of = 0;
+	Q(q);
+
+	name = take_word(&rest);
+	if (!name.n || !eat(&rest, " duration_ms=") || !(num = take_word(&rest)).n || rest.n ||
+	    !logcheck_parse_ms(num.p, num.n, &ns)) {
+		err(st, line, "malformed '# time:' line '%s' (expected '# time: <suite>[.<case>] duration_ms=<ms>')",
+		    QS(q, c));
+		return;
+	}
+	if (slice_split(name, '.', &suite, &kase)) {
+		/* a case: right after its result, or after its `# result:` line */
+		if (level == 1 && st->case_line &&
+		    (line == st->case_line + 1 ||
+		     (line == st->case_line + 2 && st->flat_line == st->case_line + 1)) &&
+		    slices_equal(suite, st->case_suite) && slices_equal(kase, st->case_name))
+			of = st->case_line;
+	} else if (level == 0 && st->suite_line && st->suite_line + 1 == line &&
+		   slices_equal(name, st->suite_name)) {
+		of = st->suite_line;
+	}
+	if (!of) {
+		err(st, line, "'# time:' line '%s' does not follow the result it times", QS(q, c));
+		return;
+	}
+	if (st->timed_line == of) {
+		err(st, line, "second '# time:' line for the result on line %zu", of);
+		return;
+	}
+	st->timed_line = of;
+	st->r->times++;
+	ev->kind = LC_EV_TIME;
+	ev->name = name;
+	ev->value = num;
+	ev->duration_ns = ns;
+	ev->num = of;
 }
 
 static void on_summary(struct state *st, size_t line, size_t level, struct slice c)
@@ -1165,6 +1246,8 @@ static void process_line(struct state *st, size_t line, struct slice l)
 		ev.value = drop(c, 2);
 		if (has_prefix(c, "# result: ")) {
 			ev.kind = LC_EV_OTHER;  /* repeats the result just reported */
+		} else if (has_prefix(c, "# time: ")) {
+			on_time(st, line, level, c, &ev);
 		} else if (has_prefix(c, "# id.")) {
 			struct slice kv = drop(c, 5);
 

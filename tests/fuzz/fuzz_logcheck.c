@@ -13,6 +13,8 @@ static void on_event(const struct logcheck_event *ev, void *arg)
 				    &ev->suite, &ev->from, &ev->control, &ev->env };
 	unsigned long *sum = arg;
 
+	*sum += ev->duration_ns;
+
 	for (unsigned i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		for (size_t k = 0; k < s[i]->n; k++)
 			*sum += (unsigned char)s[i]->p[k];
@@ -36,5 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();	/* an error without a message */
 	logcheck_buffer_opts((const char *)data, size, &o, &r);
 	logcheck_metric_line((const char *)data, size, err, sizeof(err));
+	/* the duration_ms= number of `# time:` lines: bounded, 12+6 digits */
+	uint64_t ns;
+
+	if (logcheck_parse_ms((const char *)data, size, &ns) && ns > 999999999999999999ull)
+		__builtin_trap();
 	return 0;
 }

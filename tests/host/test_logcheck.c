@@ -1424,6 +1424,135 @@ static void test_flat_results(void **state)
 	assert_error("1 '# result:' lines for 2 case results");
 }
 
+/* `# time:` lines (per-case and per-suite wall time): optional, right
+ * after the result they time (a case's may follow its `# result:` line),
+ * with a bounded decimal duration_ms=. */
+static void test_time_lines(void **state)
+{
+	(void)state;
+	assert_valid(check_lines(LINES(
+		"KTAP version 1", "1..1",
+		"    KTAP version 1", "    # Subtest: a", "    1..3",
+		"    ok 1 x", "    # result: a.x pass", "    # time: a.x duration_ms=0.123",
+		"    ok 2 y # SKIP no", "    # result: a.y skip", "    # time: a.y duration_ms=12",
+		"    ok 3 z", "    # result: a.z pass",
+		"ok 1 a", "# time: a duration_ms=999999999999.999999",
+		"ringlab: 2 passed, 0 failed, 1 skipped", "# exit: status=pass code=0")));
+	assert_int_equal(R.times, 3);
+
+	/* Old logs: none at all. */
+	assert_valid(check_lines(LINES(
+		"KTAP version 1", "1..1",
+		"    KTAP version 1", "    # Subtest: a", "    1..1", "    ok 1 x",
+		"ok 1 a", "ringlab: 1 passed, 0 failed, 0 skipped", "# exit: status=pass code=0")));
+	assert_int_equal(R.times, 0);
+
+	/* Without `# result:` lines, right after the case result. */
+	assert_valid(check_lines(LINES(
+		"KTAP version 1", "1..1",
+		"    KTAP version 1", "    # Subtest: a", "    1..1", "    ok 1 x",
+		"    # time: a.x duration_ms=7.25",
+		"ok 1 a", "ringlab: 1 passed, 0 failed, 0 skipped", "# exit: status=pass code=0")));
+	assert_int_equal(R.times, 1);
+
+	assert_int_not_equal(check_lines(LINES(
+		"KTAP version 1", "1..1",
+		"    KTAP version 1", "    # Subtest: a", "    1..2",
+		"    ok 1 x", "    # time: a.x duration_ms=01",
+		"    # time: a.x duration_ms=1.",
+		"    # time: a.x duration_ms=1.1234567",
+		"    # time: a.x duration_ms=1234567890123",
+		"    # time: a.x duration_ms=-1",
+		"    # time: a.x duration_ms=1 extra",
+		"    # time: a.x ms=1",
+		"    # time:  duration_ms=1",
+		"    ok 2 y", "    # other", "    # time: a.y duration_ms=1",
+		"ok 1 a", "# time: b duration_ms=1",
+		"ringlab: 2 passed, 0 failed, 0 skipped", "# exit: status=pass code=0")), 0);
+	assert_nerrors(10);
+	assert_error("line 7: malformed '# time:' line '# time: a.x duration_ms=01'");
+	assert_error("line 8: malformed '# time:' line");
+	assert_error("line 9: malformed '# time:' line");
+	assert_error("line 10: malformed '# time:' line");
+	assert_error("line 11: malformed '# time:' line");
+	assert_error("line 12: malformed '# time:' line");
+	assert_error("line 13: malformed '# time:' line");
+	assert_error("line 14: malformed '# time:' line");
+	assert_error("line 17: '# time:' line '# time: a.y duration_ms=1' does not follow the result it times");
+	assert_error("line 19: '# time:' line '# time: b duration_ms=1' does not follow the result it times");
+
+	/* Twice for one case, or naming another case or suite. */
+	assert_int_not_equal(check_lines(LINES(
+		"KTAP version 1", "1..1",
+		"    KTAP version 1", "    # Subtest: a", "    1..2",
+		"    ok 1 x", "    # time: a.x duration_ms=1", "    # time: a.x duration_ms=2",
+		"    ok 2 y", "    # time: a.x duration_ms=1",
+		"ok 1 a", "# time: a.y duration_ms=1",
+		"ringlab: 2 passed, 0 failed, 0 skipped", "# exit: status=pass code=0")), 0);
+	assert_nerrors(3);
+	assert_error("line 8: '# time:' line '# time: a.x duration_ms=2' does not follow");
+	assert_error("line 10: '# time:' line '# time: a.x duration_ms=1' does not follow");
+	assert_error("line 12: '# time:' line '# time: a.y duration_ms=1' does not follow");
+
+	uint64_t ns = 0;
+
+	assert_true(logcheck_parse_ms("0", 1, &ns) && ns == 0);
+	assert_true(logcheck_parse_ms("1.5", 3, &ns) && ns == 1500000);
+	assert_true(logcheck_parse_ms("12.345678", 9, &ns) && ns == 12345678);
+	assert_true(logcheck_parse_ms("0.000", 5, &ns) && ns == 0);
+	assert_false(logcheck_parse_ms("", 0, &ns));
+	assert_false(logcheck_parse_ms(".5", 2, &ns));
+	assert_false(logcheck_parse_ms("1e3", 3, &ns));
+	assert_false(logcheck_parse_ms("1.0000000", 9, &ns));
+}
+
+/* TIME events carry the duration and the line of the result they time. */
+struct timelog {
+	int n;
+	size_t of[4];
+	uint64_t ns[4];
+	char name[4][16];
+};
+
+static void collect_times(const struct logcheck_event *ev, void *arg)
+{
+	struct timelog *t = arg;
+
+	if (ev->kind != LC_EV_TIME || t->n >= 4)
+		return;
+	t->of[t->n] = ev->num;
+	t->ns[t->n] = ev->duration_ns;
+	rl_snprintf(t->name[t->n], sizeof(t->name[0]), "%.*s", (int)ev->name.n, ev->name.p);
+	t->n++;
+}
+
+static void test_time_events(void **state)
+{
+	(void)state;
+	struct timelog t;
+	struct logcheck_opts o = { .qemu_exit = -1, .min_cases = -1, .on_event = collect_times,
+				   .event_arg = &t };
+	struct logbuf b;
+
+	memset(&t, 0, sizeof(t));
+	lb_init(&b, "\r\n");
+	lb_lines(&b, LINES("KTAP version 1", "1..1",
+			   "    KTAP version 1", "    # Subtest: s", "    1..1",
+			   "    ok 1 c", "    # result: s.c pass", "    # time: s.c duration_ms=2.5",
+			   "ok 1 s", "# time: s duration_ms=3.001",
+			   "ringlab: 1 passed, 0 failed, 0 skipped", "# exit: status=pass code=0"));
+	lb_seal(&b);
+	assert_int_equal(check_opts(&b, &o), 0);
+	assert_int_equal(t.n, 2);
+	assert_string_equal(t.name[0], "s.c");
+	assert_int_equal(t.of[0], 6);
+	assert_int_equal(t.ns[0], 2500000);
+	assert_string_equal(t.name[1], "s");
+	assert_int_equal(t.of[1], 9);
+	assert_int_equal(t.ns[1], 3001000);
+	lb_free(&b);
+}
+
 /* The event stream that logcheck --json is built on. */
 struct evlog {
 	int n[LC_EV_OTHER + 1];
@@ -1767,6 +1896,8 @@ int main(void)
 		cmocka_unit_test(test_metric_names_unique),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_flat_results),
+		cmocka_unit_test(test_time_lines),
+		cmocka_unit_test(test_time_events),
 		cmocka_unit_test(test_plan_deeper_than_nesting_limit),
 		cmocka_unit_test(test_answers_good),
 		cmocka_unit_test(test_answers_absent),
