@@ -77,6 +77,27 @@ size_t t_u2u(t_timed_fn run, void *arg, unsigned u, size_t trials, uint64_t *out
 	return k;
 }
 
+size_t t_u2u_budget(struct test_ctx *t, t_timed_fn run, void *arg, unsigned u, size_t trials,
+		    size_t min_trials, uint64_t *out, size_t *dropped, size_t *ran)
+{
+	size_t k = 0, bad = 0, done = 0;
+
+	while (done < trials) {
+		size_t n = trials - done < T_U2U_CHUNK ? trials - done : T_U2U_CHUNK, d = 0;
+
+		k += t_u2u(run, arg, u, n, out + k, &d);
+		bad += d;
+		done += n;
+		if (done >= min_trials && t_quick_spent(t))
+			break;
+	}
+	if (dropped)
+		*dropped = bad;
+	if (ran)
+		*ran = done;
+	return k;
+}
+
 void t_conclude(struct test_ctx *t, const char *fmt, ...)
 {
 	char buf[400];

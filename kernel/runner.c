@@ -233,6 +233,36 @@ bool t_expired(const struct test_ctx *t)
 	return lfence_rdtsc() >= soft;
 }
 
+uint64_t t_quick_budget_cycles(const struct test_ctx *t)
+{
+	return t->quick_end_tsc ? t->quick_end_tsc - t->start_tsc : 0;
+}
+
+bool t_quick_spent(const struct test_ctx *t)
+{
+	return t->quick_end_tsc && lfence_rdtsc() >= t->quick_end_tsc;
+}
+
+uint64_t t_soft_end_tsc(const struct test_ctx *t)
+{
+	uint64_t soft = 0;
+
+	if (t->deadline_tsc)
+		soft = t->start_tsc + (t->deadline_tsc - t->start_tsc) / 4 * 3;
+	if (t->quick_end_tsc && (!soft || t->quick_end_tsc < soft))
+		soft = t->quick_end_tsc;
+	return soft;
+}
+
+void t_budget_note(struct test_ctx *t, const char *what, uint64_t done, uint64_t planned)
+{
+	if (done >= planned)
+		return;
+	t_diag(t, "budget: %s%sstopped after %llu of %llu samples (quick budget %llu ms)",
+	       what ? what : "", what && *what ? ": " : "", (unsigned long long)done,
+	       (unsigned long long)planned, (unsigned long long)t->quick_budget_ms);
+}
+
 static void metric_name(struct test_ctx *t, const char *what, char *buf, size_t size)
 {
 	rl_snprintf(buf, size, "%s.%s", t->full_name, what);
@@ -332,10 +362,19 @@ void runner_run(const struct options *o, uint64_t seed, struct run_totals *tot)
 			rng_seed(&t.rng, t.seed);
 			uint64_t budget_ms = o->timeout_s ? (uint64_t)o->timeout_s * 1000u :
 					     tc->budget_ms ? tc->budget_ms : TEST_BUDGET_DEFAULT_MS;
+			uint64_t quick_ms = tc->quick_budget_ms ? tc->quick_budget_ms :
+					    TEST_QUICK_BUDGET_MS;
 
+			/* quick: a time budget, not a sample count (test.h) */
+			if (o->quick && tc->quick_hard && !o->timeout_s)
+				budget_ms = quick_ms;
 			t.budget_ms = budget_ms;
 			t.start_tsc = lfence_rdtsc();
 			t.deadline_tsc = t.start_tsc + plat_ns_to_cycles(budget_ms * 1000000u);
+			if (o->quick && !o->iters) {
+				t.quick_budget_ms = quick_ms;
+				t.quick_end_tsc = t.start_tsc + plat_ns_to_cycles(quick_ms * 1000000u);
+			}
 			rep_case_begin(idx + 1, tc->name);
 			plat_run_case(&t);
 			rep_case(++idx, tc->name, t.result, t.reason);

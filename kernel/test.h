@@ -63,6 +63,9 @@ struct suite {
 #define T_EXPLICIT	(1u << 0)	/* run only when named as suite.case */
 
 #define TEST_BUDGET_DEFAULT_MS	30000
+/* quick: each case's time budget for its samples (t_quick_spent()), not
+ * its hard budget; TEST_EXQ sets another one per case. */
+#define TEST_QUICK_BUDGET_MS	40
 
 
 struct test_case {
@@ -72,6 +75,9 @@ struct test_case {
 	unsigned flags;
 	unsigned budget_ms;	/* 0: TEST_BUDGET_DEFAULT_MS */
 	int line;
+	unsigned quick_budget_ms;	/* quick: 0 = TEST_QUICK_BUDGET_MS; with
+					 * quick_hard, also the hard budget */
+	bool quick_hard;
 };
 
 struct test_ctx {
@@ -87,6 +93,9 @@ struct test_ctx {
 	uint64_t start_tsc;
 	uint64_t deadline_tsc;	/* budget end on the TSC; 0 = none */
 	uint64_t budget_ms;
+	/* quick (and no iters=): the sample budget's end on the TSC, 0 = none */
+	uint64_t quick_end_tsc;
+	uint64_t quick_budget_ms;
 };
 
 #define SUITE_DEFINE(id, order_, summary_, hosted_) \
@@ -101,12 +110,24 @@ struct test_ctx {
 	static void test_##suite_id##__##case_id(struct test_ctx *t); \
 	static const struct test_case tc_##suite_id##__##case_id = { \
 		&suite_##suite_id, #case_id, test_##suite_id##__##case_id, \
-		flags_, budget_, __LINE__ }; \
+		flags_, budget_, __LINE__, 0, false }; \
 	static const struct test_case *const tcp_##suite_id##__##case_id \
 		__attribute__((section("ringlab_tests"), used)) = &tc_##suite_id##__##case_id; \
 	static void test_##suite_id##__##case_id(struct test_ctx *t __attribute__((unused)))
 
 #define TEST(suite_id, case_id) TEST_EX(suite_id, case_id, 0, 0)
+
+/* TEST_EX with a quick sample budget of its own (quick_ms); hard_ in quick
+ * also makes quick_ms the case's hard budget (a case that overruns its
+ * budget on purpose). */
+#define TEST_EXQ(suite_id, case_id, flags_, budget_, quick_ms_, hard_) \
+	static void test_##suite_id##__##case_id(struct test_ctx *t); \
+	static const struct test_case tc_##suite_id##__##case_id = { \
+		&suite_##suite_id, #case_id, test_##suite_id##__##case_id, \
+		flags_, budget_, __LINE__, quick_ms_, hard_ }; \
+	static const struct test_case *const tcp_##suite_id##__##case_id \
+		__attribute__((section("ringlab_tests"), used)) = &tc_##suite_id##__##case_id; \
+	static void test_##suite_id##__##case_id(struct test_ctx *t __attribute__((unused)))
 
 /* Record a failure (the first reason is the result line's; later ones are
  * printed as diagnostics).  Returns false so callers can `return t_fail()`. */
@@ -183,11 +204,35 @@ typedef uint64_t (*t_timed_fn)(unsigned count, void *arg);
 size_t t_u2u(t_timed_fn run, void *arg, unsigned u, size_t trials, uint64_t *out,
 	     size_t *dropped);
 
+/* t_u2u() in chunks of T_U2U_CHUNK trials that, in quick, stops once the
+ * case's quick sample budget is used and at least min_trials ran; *ran
+ * gets how many trials ran (the denominator for "k > ran / 2"). */
+#define T_U2U_CHUNK	8
+size_t t_u2u_budget(struct test_ctx *t, t_timed_fn run, void *arg, unsigned u, size_t trials,
+		    size_t min_trials, uint64_t *out, size_t *dropped, size_t *ran);
+
 /* Iteration count: iters= if given, else the quick or full default. */
 uint64_t t_iters(const struct test_ctx *t, uint64_t full, uint64_t quick);
 /* True once the case has used its budget, so long loops can stop early
  * and report what they have (the hard stop comes later). */
 bool t_expired(const struct test_ctx *t);
+
+/* ---- quick: a time budget, not a sample count ----
+ * In quick (unless iters= is given) each case has a sample budget of wall
+ * time on the TSC (TEST_QUICK_BUDGET_MS, or TEST_EXQ's), counted from the
+ * case's start.  Loops sized by t_iters() stop when t_quick_spent() says
+ * so (after at least one sample) and say it with t_budget_note(); cases
+ * sized by time ask t_quick_budget_cycles() for their window.  Outside
+ * quick both are inert (0 / false). */
+uint64_t t_quick_budget_cycles(const struct test_ctx *t);
+/* True once the quick sample budget is used (never outside quick). */
+bool t_quick_spent(const struct test_ctx *t);
+/* The earlier of the soft end of the case's budget (what t_expired()
+ * tests) and, in quick, the end of the sample budget; 0 = neither. */
+uint64_t t_soft_end_tsc(const struct test_ctx *t);
+/* The diagnostic "budget: <what>: stopped after N of M samples (quick
+ * budget X ms)"; nothing when done >= planned. */
+void t_budget_note(struct test_ctx *t, const char *what, uint64_t done, uint64_t planned);
 
 /* Metrics named <suite>.<case>.<what>; samples are sorted in place.
  * extra_fmt adds key=value pairs (may be NULL). */

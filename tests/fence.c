@@ -10,7 +10,8 @@
  * instruction (case `after_stores`; `none` is the stores with no
  * instruction, the baseline to subtract).  Interrupts are off around each
  * trial in ring 0.  1000 trials (quick 50, or iters=), stopped after
- * 1.5 s (0.2 s when quick or in a ring-0 guest) per instruction; trials=
+ * 1.5 s (0.2 s when quick or in a ring-0 guest; 10 ms in quick without
+ * iters=, a time budget) per instruction, once 3 were usable; trials=
  * says how many ran.  Reported in TSC cycles: min, median, p99.
  *
  * Noise bound: every delta (an instruction's median minus its baseline's:
@@ -40,6 +41,7 @@ SUITE_HOSTED(fence, 110, "cost of fences and serializing instructions, alone and
 /* trials per instruction stop early after this long (an emulator) */
 #define CAP_QUICK_MS	200	/* also full runs of ring 0 in a guest */
 #define CAP_FULL_MS	1500
+#define CAP_QUICK_BUDGET_MS	10	/* quick without iters=: a time budget */
 #define LINE_WORDS	8	/* uint64_t per 64-byte line */
 
 #define DEFINE_FENCE(name, insn, ...) \
@@ -237,7 +239,8 @@ static void run(struct test_ctx *t, unsigned nlines)
 		return;
 	}
 	plat_mem_info(&mi);
-	cap = plat_ns_to_cycles((t->quick || (mi.ring0 && mi.hypervisor) ? CAP_QUICK_MS : CAP_FULL_MS) *
+	cap = plat_ns_to_cycles((t->quick_end_tsc ? CAP_QUICK_BUDGET_MS :
+				 t->quick || (mi.ring0 && mi.hypervisor) ? CAP_QUICK_MS : CAP_FULL_MS) *
 				1000000ull);
 	/* the baseline: the stores with no instruction (after_stores), the
 	 * empty loop (alone) */

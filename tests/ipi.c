@@ -222,6 +222,8 @@ struct pair_case {
 
 /* The iterations of oneway and roundtrip: plan->n samples with one
  * partner, as metric cycles.<mode>.<fence>.<relation>.cpu<N>. */
+#define IPI_MIN_QUICK	5	/* samples a configuration gets in quick */
+
 static bool run_pair(struct test_ctx *t, const struct ipi_config *c, const struct pair_plan *plan,
 		     void *arg)
 {
@@ -229,9 +231,14 @@ static bool run_pair(struct test_ctx *t, const struct ipi_config *c, const struc
 	size_t k = 0, lost = 0, negative = 0;
 	char name[96];
 
-	for (size_t i = 0; i < plan->n; i++) {
+	size_t i;
+
+	for (i = 0; i < plan->n; i++) {
 		uint64_t cycles;
 		bool neg = false;
+
+		if (i >= IPI_MIN_QUICK && t_quick_spent(t))
+			break;	/* quick: the budget is used; what we have */
 
 		if (!pc->sample(c, &cycles, &neg))
 			lost++;
@@ -244,6 +251,7 @@ static bool run_pair(struct test_ctx *t, const struct ipi_config *c, const struc
 		    fence_name[c->fence], plat_cpu_rel_name(c->rel), c->cpu);
 	t_metric_dist(t, name, plan->samples, k, "cycles", "cpu=%u negative=%zu method=%s", c->cpu,
 		      negative, pc->method);
+	t_budget_note(t, name, i, plan->n);
 	if (k) {	/* samples sorted by t_metric_dist */
 		char from[128];
 
@@ -253,7 +261,7 @@ static bool run_pair(struct test_ctx *t, const struct ipi_config *c, const struc
 			 plat_cpu_rel_name(c->rel), (unsigned long long)plan->samples[(k - 1) / 2]);
 	}
 	t_check(t, lost == 0, "%s: %zu of %zu IPIs to cpu %u never acknowledged or answered",
-		name, lost, plan->n, c->cpu);
+		name, lost, i, c->cpu);
 	return true;
 }
 
@@ -359,12 +367,14 @@ static bool icr_cost_fence(struct test_ctx *t, const struct ipi_config *c,
 	 * timing the sender. */
 	struct icr_timing it = { plat_cpu_apic_id(*(const unsigned *)arg),
 				 APIC_DM_FIXED | vec_call, c->fence };
-	size_t dropped, k = t_u2u(time_icr_writes, &it, ICR_U, plan->n, plan->samples, &dropped);
+	size_t dropped, ran, k = t_u2u_budget(t, time_icr_writes, &it, ICR_U, plan->n, 16,
+					      plan->samples, &dropped, &ran);
 	char name[96];
 
 	rl_snprintf(name, sizeof(name), "cycles.%s.%s", apic_mode_name(c->mode), fence_name[c->fence]);
 	t_metric_dist(t, name, plan->samples, k, "cycles", "op=%s method=u2u u=%d dropped=%zu",
 		      c->mode == APIC_MODE_X2APIC ? "wrmsr" : "mmio+wait-idle", ICR_U, dropped);
+	t_budget_note(t, name, ran, plan->n);
 	t_check(t, k > 0, "%s: no usable trial", name);
 	return true;
 }
@@ -505,7 +515,7 @@ TEST(ipi, mesh)
 		receivers[list[i]] = (struct rx){ 1, { list[i + 1] } };
 		receivers[list[i + 1]] = (struct rx){ 1, { list[i] } };
 	}
-	struct throughput_plan tp = { part, list, n, t->quick ? 20 : 200, 0, "" };
+	struct throughput_plan tp = { part, list, n, t->quick_end_tsc ? 5 : t->quick ? 20 : 200, 0, "" };
 
 	for_each_config(t, &plan, false, mesh_config, &tp);
 }
@@ -547,7 +557,7 @@ TEST(ipi, many_to_one)
 		part[list[1 + i]] = 0;
 		receivers[0].senders[i] = list[1 + i];
 	}
-	struct throughput_plan tp = { part, list, ns + 1, t->quick ? 20 : 200, 0, "" };
+	struct throughput_plan tp = { part, list, ns + 1, t->quick_end_tsc ? 5 : t->quick ? 20 : 200, 0, "" };
 
 	for_each_config(t, &plan, false, many_to_one_config, &tp);
 }

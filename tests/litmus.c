@@ -1,7 +1,9 @@
 /* litmus: the x86 memory model, observed.  Each test runs a fixed number
  * of iterations (200000, IRIW 100000, quick 2000, or iters=; stopped early
- * after 2 s, or 0.3 s when quick or in a ring-0 guest (an emulator: CI
- * boots full runs under TCG), which the log says) on two (IRIW: four)
+ * after 2 s, or 0.3 s in a ring-0 guest (an emulator: CI boots full runs
+ * under TCG); quick with iters=: 0.3 s; quick without iters=, a time
+ * budget: 40 ms a variant, 150 ms for a two-thread negative control;
+ * which the log says) on two (IRIW: four)
  * CPUs.  The start is balanced: before every iteration each
  * shared variable (each on its own 128-byte block: no false sharing, no
  * adjacent-line prefetch) is reset by exactly one thread -- the thread
@@ -64,6 +66,12 @@ SUITE_HOSTED(litmus, 105, "x86-TSO litmus tests: SB, MP, MP with MOVNTI data, IR
 #define BARRIER_TIMEOUT_US	(5ull * T_LOST_US)
 #define MAX_THREADS	LITMUS_MAX_THREADS
 #define CAP_QUICK_MS	300	/* also full runs of ring 0 in a guest */
+/* quick: the time budget of one variant; a negative control keeps a
+ * longer one (a control is worth more than speed) */
+#define CAP_QUICK_PLAIN_MS	40
+#define CAP_QUICK_CONTROL_MS	150	/* not IRIW's: four threads, which under TCG
+					 * complete ~30 iterations in 1 s and never
+					 * fired (README); on hardware 2000 take ms */
 #define CAP_FULL_MS	2000
 /* the cost form: stores pending before the instruction (fence suite's shape) */
 #define NSTORES		32
@@ -437,10 +445,15 @@ static bool run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 	struct plat_mem_info mi;
 
 	plat_mem_info(&mi);
-	l->stop_tsc = t0 + plat_ns_to_cycles((t->quick || (mi.ring0 && mi.hypervisor) ?
-					      CAP_QUICK_MS : CAP_FULL_MS) * 1000000ull);
+	uint64_t cap_ms = mi.ring0 && mi.hypervisor ? CAP_QUICK_MS : CAP_FULL_MS;
+
+	if (t->quick_end_tsc)
+		cap_ms = sp->d.control && test != T_IRIW ? CAP_QUICK_CONTROL_MS : CAP_QUICK_PLAIN_MS;
+	else if (t->quick)
+		cap_ms = CAP_QUICK_MS;
+	l->stop_tsc = t0 + plat_ns_to_cycles(cap_ms * 1000000ull);
 	int rc = plat_call_many(cpus, want, lit_thread, l,
-				BARRIER_TIMEOUT_US / 1000 + (t->quick ? CAP_QUICK_MS : CAP_FULL_MS) + 10000, st);
+				BARRIER_TIMEOUT_US / 1000 + cap_ms + 10000, st);
 	uint64_t us = (lfence_rdtsc() - t0) * 1000000 / plat_tsc_hz();
 
 	*out = l;
@@ -454,9 +467,9 @@ static bool run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 		return false;
 	}
 	if (l->tally.iters < l->iters)
-		t_diag(t, "%s: stopped by the time cap after %llu of %llu iterations (%llu us)", sp->what,
+		t_diag(t, "%s: stopped by the time cap after %llu of %llu iterations (%llu us)%s", sp->what,
 		       (unsigned long long)l->tally.iters, (unsigned long long)l->iters,
-		       (unsigned long long)us);
+		       (unsigned long long)us, t->quick_end_tsc ? " (quick budget)" : "");
 	t_check(t, l->tally.iters > 0, "%s: no iteration completed", sp->what);
 	t_check(t, l->tally.invalid == 0,
 		"%s: %llu iterations read a value other than 0 or 1 (harness broken)", sp->what,
@@ -971,8 +984,11 @@ DEFINE_COST(mflf_wrmsr, "mfence\n\tlfence\n\twrmsr")
 static bool cost_one(struct test_ctx *t, const char *what, t_timed_fn fn, struct cost *c, uint64_t *s,
 		     size_t trials, uint64_t base_p50, uint64_t *p50_out, const char *extra)
 {
-	size_t dropped = 0, k = t_u2u(fn, c, COST_U, trials, s, &dropped);
+	size_t dropped = 0, planned = trials;
+	/* quick without iters=: at least 16 trials, more while the budget lasts */
+	size_t k = t_u2u_budget(t, fn, c, COST_U, planned, 16, s, &dropped, &trials);
 
+	t_budget_note(t, what, trials, planned);
 	if (!k) {
 		t_fail(t, "%s: no usable trial of %zu (%zu dropped)", what, trials, dropped);
 		return false;

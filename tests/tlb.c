@@ -1297,6 +1297,11 @@ static bool sd_more(struct test_ctx *t, size_t r, size_t nrounds, uint64_t t0, b
 		*capped = true;
 		return false;
 	}
+	/* quick: once the case's sample budget is used, SD_MIN_ROUNDS a point */
+	if (r >= SD_MIN_ROUNDS && t_quick_spent(t)) {
+		*capped = true;
+		return false;
+	}
 	return true;
 }
 
