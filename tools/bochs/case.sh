@@ -37,7 +37,7 @@ icelake-tlb-spec-clear)
 	metrics="tlb.invpcid.invpcid_type0.1p.1cpu tlb.invpcid.invpcid_type2_global.all.1cpu
 		tlb.pcid.cr3_noflush_then_flush.1p.1cpu tlb.pcid.invpcid_type0_other_pcid.1p.1cpu
 		spec.spec_ctrl.toggle spec.ibpb.pred_cmd_ibpb spec.l1d_flush.flush_cmd_l1d
-		clear.bandwidth.vmovntdq_zmm.4KiB.1cpu clear.bandwidth.vmovntdq_zmm.4KiB.2cpu"
+		clear.bandwidth.vmovntdq_zmm.4KiB.1cpu clear.bandwidth.vmovntdq_zmm.2MiB.2cpu"
 	# lines (extended regexps) that must appear
 	lines='^# id\.env: emulator:bochs$
 ^# id\.apic: x2apic$
