@@ -31,11 +31,13 @@ KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 
 .PHONY: all clean run run-iso run-uefi test hosted host-tests check-host check-build \
 	check-tools check-hosted check-qemu check-bochs list-qemu help deps FORCE bench
-all: $(BUILD)/ringlab.elf $(BUILD)/ringlab.iso $(BUILD)/mbforge.elf
+# build/logcheck too: every host tool judges logs with it (tools/run-qemu.sh,
+# tools/run-bochs.sh, tools/ringlab-capture, tools/ringlab-report, LAVA).
+all: $(BUILD)/ringlab.elf $(BUILD)/ringlab.iso $(BUILD)/mbforge.elf $(BUILD)/logcheck
 
 help:
 	@echo 'ringlab targets (variables: ACCEL=auto|kvm|tcg SMP=N RUN_ARGS="..." CASE=name):'
-	@echo '  make               build/ringlab.elf and the hybrid ISO build/ringlab.iso'
+	@echo '  make               build/ringlab.elf, the hybrid ISO build/ringlab.iso and build/logcheck'
 	@echo '  make run           boot the ELF in QEMU (-kernel), log live, exit with its status'
 	@echo '  make run-iso       boot the ISO under SeaBIOS (GRUB default entry)'
 	@echo '  make run-uefi      boot the ISO under OVMF'
@@ -52,6 +54,11 @@ help:
 	@echo '  make host-tests    build the host unit tests in build/host/'
 	@echo '  make deps          install every tool `make test` needs (tools/install-deps.sh)'
 	@echo '  make clean         remove build/'
+	@echo 'host tools (after make; each has --help):'
+	@echo '  tools/run-qemu.sh, tools/run-bochs.sh   boot in QEMU / Bochs, judge the log'
+	@echo '  build/logcheck LOG                      check a serial log (--json, --require-answers)'
+	@echo '  tools/ringlab-report check|tap|junit|json|csv|html|times|compare|answers LOG...'
+	@echo '  tools/ringlab-capture                   capture a serial console to build/logs/'
 
 # ---------------------------------------------------------------- set-up ---
 # Every compile waits for `deps`, which checks (and installs, see the top)

@@ -124,7 +124,8 @@ while IFS= read -r line; do
 	result "$status" "$name" "$detail"
 done < <(tests/host/check-report.sh "$BUILD" 2>&1; timeout 300 tests/host/check-capture.py "$BUILD" 2>&1
 	  timeout 300 /usr/bin/python3 tests/host/fuzz-report.py "$BUILD" 2>&1
-	  timeout 1200 tests/host/check-lava.sh "$BUILD" 2>&1)
+	  timeout 1200 tests/host/check-lava.sh "$BUILD" 2>&1
+	  timeout 120 tests/host/check-run-tools.sh "$BUILD" 2>&1)
 fi
 
 if part hosted; then

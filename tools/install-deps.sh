@@ -142,6 +142,17 @@ if ! command -v apt-get >/dev/null 2>&1; then
 	say "no apt-get: this script knows Debian 12 only; install by hand: ${missing[*]} ${extra_missing[*]} qemu-system-x86 (10.x)"
 	exit 1
 fi
+# bookworm-backports and Debian 12's package names are right only on Debian
+# 12: anywhere else say what is missing and change nothing.
+codename=$( . /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")
+if [ "$codename" != bookworm ]; then
+	pretty=$( . /etc/os-release 2>/dev/null; echo "${PRETTY_NAME:-an unknown system}")
+	all=("${missing[@]}" "${extra_missing[@]}")
+	[ $need_qemu = 1 ] && all+=("qemu-system-x86 (10.x, with x2APIC under TCG)")
+	say "this script installs on Debian 12 (bookworm) only; this is $pretty."
+	say "nothing was changed; install by hand: ${all[*]:-nothing}"
+	exit 1
+fi
 export DEBIAN_FRONTEND=noninteractive
 fail() { say "ERROR: $*"; say "nothing else was changed; fix the above and run: $cmd_hint"; exit 1; }
 

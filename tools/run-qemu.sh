@@ -6,12 +6,22 @@
 #
 #   tools/run-qemu.sh [--media kernel|iso-bios|iso-uefi] [--accel auto|kvm|tcg]
 #                     [--smp N] [--mem SIZE] [--append "ARGS"] [--timeout SECONDS]
+#                     [--extra "QEMU OPTIONS"] [--help]
+#
+# QEMU=/path/to/qemu-system-x86_64 picks the binary (default: the one on
+# PATH); --extra adds options to its command line, split at blanks (e.g.
+# --extra "-cpu Icelake-Server -M q35").  BUILD=dir picks the build.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-media=kernel accel=auto smp=4 mem=1G append="quick" tmo=600
+QEMU=${QEMU:-qemu-system-x86_64}
+media=kernel accel=auto smp=4 mem=1G append="quick" tmo=600 extra=""
 
+need_arg() { [ $# -ge 2 ] || { echo "run-qemu: $1 needs a value (see --help)" >&2; exit 125; }; }
 while [ $# -gt 0 ]; do
+	case $1 in
+	--media|--accel|--smp|--mem|--append|--timeout|--extra) need_arg "$@" ;;
+	esac
 	case $1 in
 	--media) media=$2; shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
@@ -19,9 +29,15 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
-	*) echo "run-qemu: unknown argument '$1'" >&2; exit 125 ;;
+	--extra) extra=$2; shift 2 ;;
+	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run-qemu: unknown argument '$1' (see --help)" >&2; exit 125 ;;
 	esac
 done
+command -v "$QEMU" >/dev/null 2>&1 ||
+	{ echo "run-qemu: no QEMU '$QEMU' (install: tools/install-deps.sh run, or set QEMU=)" >&2; exit 125; }
+[ -x "$BUILD/logcheck" ] ||
+	{ echo "run-qemu: no $BUILD/logcheck, which judges the log (build it: make $BUILD/logcheck, or make)" >&2; exit 125; }
 
 if [ "$accel" = auto ]; then
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then accel=kvm; else accel=tcg; fi
@@ -44,7 +60,8 @@ esac
 mkdir -p "$BUILD/logs"
 log="$BUILD/logs/ringlab-$(date +%Y%m%d-%H%M%S)-$media.log"
 echo "run-qemu: $media, $accel, -smp $smp${append:+, args '$append'}; log $log" >&2
-timeout --foreground "$tmo" qemu-system-x86_64 "${args[@]}" </dev/null | tee "$log"
+# shellcheck disable=SC2086 # --extra is split at blanks on purpose
+timeout --foreground "$tmo" "$QEMU" "${args[@]}" $extra </dev/null | tee "$log"
 rc=${PIPESTATUS[0]}
 ln -sf "$(basename "$log")" "$BUILD/logs/last.log"
 

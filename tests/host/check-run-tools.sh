@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The boot scripts after `make`: --help, bad arguments and a missing piece
+# give one clear line and the documented exit code, never a traceback.
+#   tests/host/check-run-tools.sh BUILD     prints PASS/FAIL lines
+set -u
+cd "$(dirname "$0")/../.."
+BUILD=${1:-build}
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+
+out=$(tools/run-qemu.sh --help 2>&1); rc=$?
+if [ $rc = 0 ] && grep -q -- '--extra' <<<"$out" && grep -q 'QEMU=' <<<"$out"; then
+	pass run-qemu-help
+else
+	fail run-qemu-help "exit $rc, no --extra/QEMU= in: $(head -c 200 <<<"$out")"
+fi
+out=$(tools/run-qemu.sh --bogus 2>&1); rc=$?
+[ $rc = 125 ] && [ "$(wc -l <<<"$out")" = 1 ] && pass run-qemu-bad-arg ||
+	fail run-qemu-bad-arg "exit $rc: $out"
+out=$(QEMU=/nonexistent/qemu tools/run-qemu.sh 2>&1); rc=$?
+[ $rc = 125 ] && grep -q "no QEMU '/nonexistent/qemu'" <<<"$out" && pass run-qemu-no-qemu ||
+	fail run-qemu-no-qemu "exit $rc: $out"
+empty=$(mktemp -d)
+out=$(BUILD=$empty tools/run-qemu.sh --accel tcg 2>&1); rc=$?
+[ $rc = 125 ] && grep -q "no $empty/logcheck" <<<"$out" && ! grep -q Traceback <<<"$out" &&
+	pass run-qemu-no-logcheck || fail run-qemu-no-logcheck "exit $rc: $out"
+rmdir "$empty"
+[ -x "$BUILD/logcheck" ] && pass make-builds-logcheck ||
+	fail make-builds-logcheck "no $BUILD/logcheck after make (the default target must build it)"
+out=$(grep -c 'logcheck' <(make -s help 2>&1)); [ "$out" -ge 1 ] && pass make-help-tools ||
+	fail make-help-tools "make help does not mention the host tools"
