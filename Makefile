@@ -162,6 +162,7 @@ HOST_DEPS_litmus   := lib/litmus.c lib/string.c lib/printf.c
 HOST_DEPS_pmu      := arch/x86/pmu.c lib/string.c lib/printf.c
 HOST_DEPS_acpi_spcr := arch/x86/acpi_spcr.c lib/string.c lib/printf.c
 HOST_DEPS_fbcon    := kernel/fbcon.c lib/font5x7.c lib/string.c lib/printf.c
+HOST_DEPS_smbios   := arch/x86/smbios.c lib/string.c lib/printf.c tests/host/fake_phys.c
 
 $(BUILD)/host/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -182,17 +183,18 @@ host-tests: $(addprefix $(BUILD)/host/test_,$(HOST_TESTS))
 
 # ------------------------------------------------------------- fuzzing ---
 # `make fuzz`: libFuzzer harnesses (tests/fuzz/) for the multiboot, ACPI +
-# MP table, command-line, log-checker and address-range parsers, with ASan
-# and UBSan.  tests/fuzz/run.sh runs them (seeded by tests/fuzz/seeds.py).
+# MP table, command-line, log-checker, address-range and SMBIOS parsers,
+# with ASan and UBSan.  tests/fuzz/run.sh runs them (seeded by tests/fuzz/seeds.py).
 FUZZCC ?= clang
 FUZZ_CFLAGS := -std=gnu11 -O1 -g -I. -DRINGLAB_HOST -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all
-FUZZERS := mbi acpi cmdline logcheck physrange
+FUZZERS := mbi acpi cmdline logcheck physrange smbios
 FUZZ_DEPS_mbi       := kernel/mbi.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
 FUZZ_DEPS_acpi      := arch/x86/acpi.c arch/x86/acpi_spcr.c arch/x86/mptable.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
 FUZZ_DEPS_cmdline   := kernel/cmdline.c arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/parse.c
 FUZZ_DEPS_logcheck  := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
 FUZZ_DEPS_physrange := lib/physrange.c
+FUZZ_DEPS_smbios    := arch/x86/smbios.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
 
 define fuzz_rule
 $(BUILD)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(FUZZ_DEPS_$(1))

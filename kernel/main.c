@@ -9,6 +9,7 @@
 #include "arch/x86/desc.h"
 #include "arch/x86/mptable.h"
 #include "arch/x86/paging.h"
+#include "arch/x86/smbios.h"
 #include "arch/x86/smpboot.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
@@ -37,6 +38,7 @@
 struct boot_info boot_info;
 struct options boot_options;
 struct acpi_info acpi;
+static struct smbios_info smbios;
 struct cpuinfo boot_cpu;
 bool boot_in_qemu;
 
@@ -65,6 +67,43 @@ static void bsp_early(void)
 	desc_load_cpu(&bsp);
 }
 
+/* `# id.smbios`, `# id.bios`, `# id.system`, `# id.board`: every value
+ * quoted, " and \\ escaped (docs/log-format.md, identity keys). */
+static void print_smbios(void)
+{
+	char a[2 * SMBIOS_STR_MAX + 4], b[2 * SMBIOS_STR_MAX + 4], c[2 * SMBIOS_STR_MAX + 4];
+
+	if (!smbios.found) {
+		rep_id("smbios", "none (%s)", smbios.why);
+		return;
+	}
+	rep_id("smbios", "version=%u.%u source=%s structures=%u", smbios.major, smbios.minor,
+	       smbios.source, smbios.nstructs);
+	if (smbios.have_bios) {
+		smbios_quote(a, sizeof(a), smbios.bios_vendor);
+		smbios_quote(b, sizeof(b), smbios.bios_version);
+		smbios_quote(c, sizeof(c), smbios.bios_date);
+		rep_id("bios", "vendor=%s version=%s date=%s", a, b, c);
+	} else {
+		rep_id("bios", "none (no type 0 structure)");
+	}
+	if (smbios.have_system) {
+		smbios_quote(a, sizeof(a), smbios.sys_vendor);
+		smbios_quote(b, sizeof(b), smbios.sys_product);
+		smbios_quote(c, sizeof(c), smbios.sys_serial);
+		rep_id("system", "vendor=%s product=%s serial=%s", a, b, c);
+	} else {
+		rep_id("system", "none (no type 1 structure)");
+	}
+	if (smbios.have_board) {
+		smbios_quote(a, sizeof(a), smbios.board_vendor);
+		smbios_quote(b, sizeof(b), smbios.board_product);
+		rep_id("board", "vendor=%s product=%s", a, b);
+	} else {
+		rep_id("board", "none (no type 2 structure)");
+	}
+}
+
 static void print_identity(const struct smpboot_result *sr)
 {
 	char buf[256];
@@ -79,6 +118,7 @@ static void print_identity(const struct smpboot_result *sr)
 	else
 		rep_id("firmware", "BIOS");
 	rep_id("loader", "%s", boot_info.has_loader ? boot_info.loader : "unknown");
+	print_smbios();
 	rep_sanitize(buf, sizeof(buf), boot_info.cmdline);
 	rep_id("cmdline", "%s", buf);
 	console_describe(buf, sizeof(buf));
@@ -203,6 +243,13 @@ void kmain(uint32_t magic, uint32_t info)
 				 (unsigned long long)mp.fps_phys);
 		PRINT_ERRORS(mp.errors, mp.nerrors);
 	}
+	/* SMBIOS identity (types 0-2): the loader's tag, the EFI
+	 * configuration table, then the BIOS area scan (arch/x86/smbios.h).
+	 * A broken table is one error line; the run goes on. */
+	smbios_init(&smbios, boot_info.has_smbios ? boot_info.smbios : NULL, boot_info.smbios_len,
+		    mbi_is_uefi(&boot_info) ? boot_info.efi_systab : 0, boot_info.efi64);
+	if (smbios.error[0])
+		rep_diag("error: %s", smbios.error);
 	fw_addresses_check(&boot_info, &acpi);
 	console_apply_spcr(&acpi.spcr, boot_options.nconsoles > 0);
 	fbcon_boot_start(&boot_info, boot_options.nofb);

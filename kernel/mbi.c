@@ -177,7 +177,7 @@ static bool parse_mb1(struct boot_info *bi, uint64_t pa)
 enum {
 	MB2_TAG_END = 0, MB2_TAG_CMDLINE = 1, MB2_TAG_LOADER = 2,
 	MB2_TAG_BASIC_MEMINFO = 4, MB2_TAG_MMAP = 6, MB2_TAG_FRAMEBUFFER = 8,
-	MB2_TAG_EFI32 = 11, MB2_TAG_EFI64 = 12, MB2_TAG_ACPI_OLD = 14,
+	MB2_TAG_EFI32 = 11, MB2_TAG_EFI64 = 12, MB2_TAG_SMBIOS = 13, MB2_TAG_ACPI_OLD = 14,
 	MB2_TAG_ACPI_NEW = 15, MB2_TAG_EFI_BS = 18, MB2_TAG_EFI32_IH = 19,
 	MB2_TAG_EFI64_IH = 20,
 };
@@ -251,6 +251,21 @@ static void mb2_tag(struct boot_info *bi, uint32_t type, const uint8_t *t, uint3
 			bi->efi64 = true;
 			bi->efi_systab = le64(body);
 		}
+		break;
+	case MB2_TAG_SMBIOS:
+		/* Multiboot2 §3.6.13: major, minor, 6 reserved bytes, then
+		 * the entry point structure (arch/x86/smbios.c checks it). */
+		if (blen < 8 + 5) {
+			mbi_error(bi, "mbi: SMBIOS tag too short (%u bytes)", size);
+			break;
+		}
+		if (bi->has_smbios)
+			break;	/* the first one wins */
+		bi->smbios_major = body[0];
+		bi->smbios_minor = body[1];
+		bi->smbios_len = blen - 8 < sizeof(bi->smbios) ? blen - 8 : sizeof(bi->smbios);
+		memcpy(bi->smbios, body + 8, bi->smbios_len);
+		bi->has_smbios = true;
 		break;
 	case MB2_TAG_ACPI_OLD:
 	case MB2_TAG_ACPI_NEW:

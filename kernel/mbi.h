@@ -52,6 +52,11 @@ struct boot_info {
 	unsigned rsdp_len;
 	unsigned rsdp_tag;		/* 14 (ACPI 1.0) or 15 (2.0+) */
 
+	bool has_smbios;		/* tag 13: a copy of the SMBIOS entry point */
+	uint8_t smbios[64];
+	unsigned smbios_len;
+	uint8_t smbios_major, smbios_minor;
+
 	bool efi32, efi64;		/* EFI system table tags 11 / 12 */
 	uint64_t efi_systab;
 	bool efi_image_handle;		/* tag 19/20 */

@@ -16,11 +16,13 @@ declare -A deps=(
 	[cmdline]="kernel/cmdline.c lib/string.c lib/printf.c lib/parse.c"
 	[logcheck]="tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c"
 	[physrange]="lib/physrange.c"
+	[smbios]="arch/x86/smbios.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c"
 )
 declare -A target=([mbi]="kernel/mbi.c" [acpi]="arch/x86/acpi.c arch/x86/acpi_spcr.c arch/x86/mptable.c"
-	[cmdline]="kernel/cmdline.c" [logcheck]="tools/logcheck_lib.c" [physrange]="lib/physrange.c")
+	[cmdline]="kernel/cmdline.c" [logcheck]="tools/logcheck_lib.c" [physrange]="lib/physrange.c"
+	[smbios]="arch/x86/smbios.c")
 mkdir -p "$BUILD/fuzz/cov"
-for f in mbi acpi cmdline logcheck physrange; do
+for f in mbi acpi cmdline logcheck physrange smbios; do
 	[ -d "$root/$f" ] || { echo "$f: no corpus in $root/$f"; continue; }
 	bin="$BUILD/fuzz/cov/fuzz_$f"
 	# shellcheck disable=SC2086

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
 secs=${1:-3}
 runs=${2:-}
-fuzzers="mbi acpi cmdline logcheck physrange"
+fuzzers="mbi acpi cmdline logcheck physrange smbios"
 
 if ! command -v "${FUZZCC:-clang}" >/dev/null 2>&1; then
 	for f in $fuzzers; do echo "SKIP fuzz-$f: clang not installed (Debian: clang)"; done

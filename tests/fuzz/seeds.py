@@ -107,3 +107,44 @@ put("logcheck", "metric", b"# metric a.b.c n=3 min=1 median=2 p99=3 max=3 unit=n
 # -- physrange: the issue-12 HPET base and a good one
 put("physrange", "hpet-2p63", struct.pack("<QQQQ", 1 << 63, 0x400, 7, 0x100000) + struct.pack("<QQ", 0x100000, 1 << 30))
 put("physrange", "hpet-ok", struct.pack("<QQQQ", 0xfed00000, 0x400, 7, 0x100000) + struct.pack("<QQ", 0x100000, 1 << 30))
+
+# -- SMBIOS: a table with types 0, 1, 2 and the end marker (modes 0/1), the
+# same behind a 3.0 entry point in the loader's tag (2), a 2.8 entry point
+# in the BIOS area (3) and an EFI system table with an SMBIOS3 entry (4)
+def smb(t, handle, fields, strings):
+    body = struct.pack("<BBH", t, 4 + len(fields), handle) + fields
+    s = b"".join(x + b"\0" for x in strings) or b"\0"
+    return body + s + b"\0"
+
+
+smtab = (smb(0, 0, bytes([1, 2, 0, 0, 3, 0]), [b"SeaBIOS", b"1.16", b"04/01/2014"]) +
+         smb(1, 0x100, bytes([1, 2, 0, 3]) + bytes(17), [b"QEMU", b"Standard PC", b"S123"]) +
+         smb(2, 0x200, bytes([1, 2, 0, 0]), [b"Lab", b"Board X"]) + smb(127, 0x7f00, b"", []))
+put("smbios", "table", b"\0" + smtab)
+put("smbios", "table-max", b"\x01" + smtab + bytes(16))
+
+
+def ep3(addr, tlen):
+    return csum(b"_SM3_" + struct.pack("<BBBBBBBIQ", 0, 0x18, 3, 0, 0, 1, 0, tlen, addr), 5)
+
+
+def ep2(addr, tlen, n):
+    inter = csum(b"_DMI_" + struct.pack("<BHIHB", 0, tlen, addr, n, 0x28), 5)
+    return csum(b"_SM_" + struct.pack("<BBBBHB5s", 0, 0x1f, 2, 8, 0x100, 0, bytes(5)) + inter, 4)
+
+
+put("smbios", "tag-v3", b"\x02" + ep3(0x7f000000, len(smtab)).ljust(32, b"\0") + smtab)
+fseg = bytearray(0x200)
+fseg[0x100:0x100 + len(smtab)] = smtab
+e2 = ep2(0xF0100, len(smtab), 4)
+fseg[0x10:0x10 + len(e2)] = e2
+put("smbios", "scan-v2", b"\x03" + bytes(fseg))
+st = bytearray(0x300)
+struct.pack_into("<Q", st, 0, 0x5453595320494249)
+struct.pack_into("<QQ", st, 104, 1, 0x7e000000 + 0x80)
+guid3 = bytes([0x44, 0x15, 0xfd, 0xf2, 0x94, 0x97, 0x2c, 0x4a, 0x99, 0x2e, 0xe5, 0xbb, 0xcf, 0x20, 0xe3, 0x94])
+st[0x80:0x98] = guid3 + struct.pack("<Q", 0x7e000000 + 0xa0)
+e3 = ep3(0x7e000000 + 0xc0, len(smtab))
+st[0xa0:0xa0 + len(e3)] = e3
+st[0xc0:0xc0 + len(smtab)] = smtab
+put("smbios", "efi64", b"\x04" + bytes(st))

@@ -155,6 +155,53 @@ def main():
     check("capture-no-device", p.returncode == 126 and b"cannot open" in p.stderr and b"Traceback" not in p.stderr,
           "exit 126 with a clear message", "exit %s: %s" % (p.returncode, p.stderr[-300:]))
 
+    env = dict(os.environ, RINGLAB_LOGCHECK=os.path.join(BUILD, "logcheck"))
+
+    # 8. the file is named after the machine's SMBIOS identity (# id.system:
+    # vendor, product, serial), and secrets in the echoed --exec command
+    # are masked (the part after '#' is a shell comment: echoed, not run)
+    d = os.path.join(OUT, "smbios-name")
+    os.makedirs(d, exist_ok=True)
+    for f in glob.glob(os.path.join(d, "*")):
+        os.remove(f)
+    cmd = ("IPMI_PASSWORD=hunter2 cat %s # ipmitool -I lanplus -H bmc -U admin -P s3cr3t "
+           "--password=pw0rd token=tk1 https://root:urlpw@bmc/" % os.path.join(DATA, "pass-smbios.log"))
+    p = subprocess.run([CAPTURE, "--dir", d, "--exec", cmd], capture_output=True, env=env)
+    logs = glob.glob(os.path.join(d, "ringlab-Lab-X-S123-*.log"))
+    check("capture-name-smbios", p.returncode == 0 and len(logs) == 1,
+          "exit 0, %s" % (logs and os.path.basename(logs[0])),
+          "exit %s, files %s: %s" % (p.returncode, os.listdir(d), p.stderr.decode()[-300:]))
+    e = p.stderr.decode("latin-1")
+    leaked = [w for w in ("hunter2", "s3cr3t", "pw0rd", "tk1", "urlpw") if w in e]
+    masked = all(w in e for w in ("IPMI_PASSWORD=***", "-P ***", "--password=***", "token=***",
+                                  "root:***@bmc", "-U admin"))
+    check("capture-exec-masked", not leaked and masked, "no secret echoed, -U kept",
+          "leaked %s, masked %s: %s" % (leaked, masked, e[:400]))
+
+    # 9. never overwrite: every name of this and the next few seconds is
+    # taken already; the capture adds -2 and leaves the others as they were
+    d = os.path.join(OUT, "no-overwrite")
+    os.makedirs(d, exist_ok=True)
+    for f in glob.glob(os.path.join(d, "*")):
+        os.remove(f)
+    import datetime
+    now = datetime.datetime.now()
+    taken = []
+    for k in range(-1, 30):
+        stamp = (now + datetime.timedelta(seconds=k)).strftime("%Y%m%d-%H%M%S")
+        path = os.path.join(d, "ringlab-box-%s.log" % stamp)
+        with open(path, "w") as f:
+            f.write("earlier capture %d\n" % k)
+        taken.append(path)
+    p = subprocess.run([CAPTURE, "--dir", d, "--name", "box", "--exec",
+                        "cat %s" % os.path.join(DATA, "pass-smbios.log")], capture_output=True, env=env)
+    new = sorted(set(glob.glob(os.path.join(d, "ringlab-box-*.log"))) - set(taken))
+    intact = all(open(t).read() == "earlier capture %d\n" % k for k, t in zip(range(-1, 30), taken))
+    ok = (p.returncode == 0 and len(new) == 1 and new[0].endswith("-2.log") and intact and
+          os.path.exists(new[0] + ".times") and open(new[0], "rb").read() == fixture("pass-smbios.log"))
+    check("capture-no-overwrite", ok, "saved as %s, earlier logs intact" % (new and os.path.basename(new[0])),
+          "exit %s, new %s, intact %s: %s" % (p.returncode, new, intact, p.stderr.decode()[-300:]))
+
 
 if __name__ == "__main__":
     main()

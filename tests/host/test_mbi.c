@@ -596,6 +596,44 @@ static void test_mb2_grub_bios(void **state)
 	blob_free(&x);
 }
 
+/* Tag 13 (SMBIOS): major, minor, 6 reserved bytes, then the entry point,
+ * copied for arch/x86/smbios.c; a tag too short for an anchor is an
+ * error; a second tag is ignored. */
+static void test_mb2_smbios_tag(void **state)
+{
+	(void)state;
+	struct blob x = mb2_begin();
+	uint8_t body[8 + 24] = { 3, 0 }, body2[8 + 24] = { 2, 8 }, shortb[10] = { 3, 0 };
+
+	memcpy(body + 8, "_SM3_", 5);
+	body[8 + 6] = 0x18;
+	memcpy(body2 + 8, "_SM_", 4);
+	mb2_mmap(&x, qemu_e820, QEMU_NE820, 24);
+	mb2_tag(&x, 13, body, sizeof(body));
+	mb2_tag(&x, 13, body2, sizeof(body2));
+	mb2_end(&x);
+	mb2_finish(&x);
+	mb2_install(&x, MB2_INFO);
+	assert_true(parse(MB2_BOOTLOADER_MAGIC, MB2_INFO));
+	assert_no_errors();
+	assert_true(bi.has_smbios);
+	assert_int_equal(bi.smbios_major, 3);
+	assert_int_equal(bi.smbios_len, 24);
+	assert_memory_equal(bi.smbios, body + 8, 24);
+	blob_free(&x);
+
+	x = mb2_begin();
+	mb2_mmap(&x, qemu_e820, QEMU_NE820, 24);
+	mb2_tag(&x, 13, shortb, sizeof(shortb));
+	mb2_end(&x);
+	mb2_finish(&x);
+	mb2_install(&x, MB2_INFO);
+	assert_true(parse(MB2_BOOTLOADER_MAGIC, MB2_INFO));
+	assert_error("mbi: SMBIOS tag too short (18 bytes)");
+	assert_false(bi.has_smbios);
+	blob_free(&x);
+}
+
 static void test_mb2_grub_uefi(void **state)
 {
 	(void)state;
@@ -1673,6 +1711,7 @@ int main(void)
 		T(test_mb1_framebuffer),
 		T(test_mb2_grub_bios),
 		T(test_mb2_grub_uefi),
+		T(test_mb2_smbios_tag),
 		T(test_mb2_acpi_order),
 		T(test_mb2_other_loaders),
 		T(test_bad_pointer_and_magic),

@@ -44,6 +44,12 @@
  *             into the memory-map tag (after entry_version), so that tag
  *             runs past total_size and the RSDP and end tags lie outside
  *             (needs a memory-map tag)
+ *   smbios=MODE the SMBIOS tag (13), a copy of the firmware's entry point
+ *             found in 0xF0000-0xFFFFF (_SM3_ or _SM_ on a 16-byte step):
+ *             none          no tag (the default)
+ *             good          the entry point as found
+ *             bad-checksum  the same with its checksum byte off by one: a
+ *                           broken entry point the kernel must refuse
  *   --        the rest of the line, verbatim, is ringlab's command line
  *             (the multiboot2 command-line tag; empty when absent).  A
  *             separator in -append rather than the -initrd module string,
@@ -53,7 +59,8 @@
  * the boot loader name "mbforge" (2), basic meminfo (4, from mb1's
  * mem_lower/mem_upper; not with meminfo=none), the memory map (6, as
  * mmap= says), the ACPI RSDP (14, and 15 for a revision >= 2 RSDP) when
- * the BIOS areas hold one with a good checksum, the framebuffer (8) as
+ * the BIOS areas hold one with a good checksum, the SMBIOS entry point
+ * (13) when smbios= asks, the framebuffer (8) as
  * chosen, and the end tag.
  *
  * Anything off (no module, not an x86-64 ELF executable, a segment outside
@@ -90,6 +97,7 @@
 #define MB2_TAG_MEMINFO		4
 #define MB2_TAG_MMAP		6
 #define MB2_TAG_FB		8
+#define MB2_TAG_SMBIOS		13
 #define MB2_TAG_ACPI_OLD	14
 #define MB2_TAG_ACPI_NEW	15
 #define MB2_FB_TYPE_RGB		1
@@ -213,6 +221,14 @@ enum tags_mode { TAGS_GOOD, TAGS_TRUNCATED };
 
 static const char *const tags_names[] = { [TAGS_GOOD] = "good", [TAGS_TRUNCATED] = "truncated" };
 
+/* The SMBIOS tag (13): none, a copy of the firmware's entry point, or
+ * that copy with a bad checksum. */
+enum smbios_mode { SMBIOS_NONE, SMBIOS_GOOD, SMBIOS_BAD_CHECKSUM };
+
+static const char *const smbios_names[] = {
+	[SMBIOS_NONE] = "none", [SMBIOS_GOOD] = "good", [SMBIOS_BAD_CHECKSUM] = "bad-checksum",
+};
+
 static char own_cmdline[CMDLINE_MAX];
 static const char *kernel_cmdline = "";
 
@@ -225,7 +241,7 @@ struct option {
 	const char *list;	/* the modes, for the error line */
 };
 
-static unsigned fb_mode, mmap_mode, meminfo_mode, tags_mode;
+static unsigned fb_mode, mmap_mode, meminfo_mode, tags_mode, smbios_mode;
 
 #define OPT(k, n, v, l) { k, n, sizeof(n) / sizeof(n[0]), &v, l }
 static const struct option options[] = {
@@ -233,6 +249,7 @@ static const struct option options[] = {
 	OPT("mmap", mmap_names, mmap_mode, "good, wrap, overlap-kernel, none, esize-big"),
 	OPT("meminfo", meminfo_names, meminfo_mode, "good, none"),
 	OPT("tags", tags_names, tags_mode, "good, truncated"),
+	OPT("smbios", smbios_names, smbios_mode, "none, good, bad-checksum"),
 };
 #undef OPT
 
@@ -295,7 +312,7 @@ static void parse_options(void)
 				tok[n] = '\0';
 				puts_serial("mbforge: error: unknown option '");
 				puts_serial(tok);
-				puts_serial("' (fb=, mmap=, meminfo=, tags=, then -- and the kernel's command line)\n");
+				puts_serial("' (fb=, mmap=, meminfo=, tags=, smbios=, then -- and the kernel's command line)\n");
 				stop();
 			}
 			/* else the image's file name, which QEMU puts first */
@@ -481,6 +498,27 @@ static const uint8_t *rsdp_find(void)
 			if (p[0] == 'R' && p[1] == 'S' && p[2] == 'D' && p[3] == ' ' && p[4] == 'P' &&
 			    p[5] == 'T' && p[6] == 'R' && p[7] == ' ' && byte_sum(p, 20) == 0)
 				return p;
+		}
+	}
+	return NULL;
+}
+
+/* DSP0134 §5.2: an SMBIOS entry point on a 16-byte boundary in
+ * 0xf0000-0xfffff; its length byte (offset 6 for _SM3_, 5 for _SM_). */
+static const uint8_t *smbios_find(uint32_t *len)
+{
+	for (uint32_t pa = 0xf0000; pa + 32 <= 0x100000; pa += 16) {
+		const uint8_t *p = phys(pa, 32, "SMBIOS scan");
+
+		if (p[0] == '_' && p[1] == 'S' && p[2] == 'M' && p[3] == '3' && p[4] == '_' &&
+		    p[6] >= 0x18 && p[6] <= 32) {
+			*len = p[6];
+			return p;
+		}
+		if (p[0] == '_' && p[1] == 'S' && p[2] == 'M' && p[3] == '_' &&
+		    p[5] >= 0x1e && p[5] <= 32) {
+			*len = 0x1f;
+			return p;
 		}
 	}
 	return NULL;
@@ -681,6 +719,27 @@ static void mb2_build(const uint8_t *info, uint32_t flags, struct fb_choice *fb)
 		}
 	}
 
+	if (smbios_mode != SMBIOS_NONE) {
+		uint32_t eplen;
+		const uint8_t *ep = smbios_find(&eplen);
+
+		if (!ep)
+			refuse("smbios= needs an SMBIOS entry point in 0xf0000-0xfffff; smbios mode",
+			       smbios_mode);
+		uint8_t copy[32];
+		bool v3 = ep[3] == '3';
+
+		memcpy(copy, ep, eplen);
+		if (smbios_mode == SMBIOS_BAD_CHECKSUM)
+			copy[v3 ? 5 : 4]++;
+		uint32_t at = tag_begin(MB2_TAG_SMBIOS);
+		uint8_t hdr[8] = { v3 ? ep[7] : ep[6], v3 ? ep[8] : ep[7], 0, 0, 0, 0, 0, 0 };
+
+		put_bytes(hdr, 8);
+		put_bytes(copy, eplen);
+		tag_end(at);
+	}
+
 	if (fb_mode != FB_NONE) {
 		uint32_t at = tag_begin(MB2_TAG_FB);
 		static const uint8_t bpp_type_res[4] = { 32, MB2_FB_TYPE_RGB, 0, 0 };
@@ -792,6 +851,12 @@ void mbforge_main(uint32_t magic, uint32_t info_pa)
 		puts_serial(fb.where);
 	}
 	puts_serial("\n");
+	if (smbios_mode) {
+		puts_serial("mbforge: smbios=");
+		puts_serial(smbios_names[smbios_mode]);
+		puts_serial(": SMBIOS tag with the firmware's entry point");
+		puts_serial(smbios_mode == SMBIOS_BAD_CHECKSUM ? ", checksum byte off by one\n" : "\n");
+	}
 	if (mmap_mode || meminfo_mode || tags_mode) {
 		uint64_t xbase, xlen;
 		uint32_t xtype;
