@@ -1,4 +1,4 @@
-"""SMBIOS machine identity (issue 20 item 3): the `# id.smbios`,
+"""SMBIOS machine identity: the `# id.smbios`,
 `# id.bios`, `# id.system` and `# id.board` header lines
 (arch/x86/smbios.c), from each source the parser knows: the 0xF0000
 scan under qboot and SeaBIOS, the multiboot2 SMBIOS tag (forged by
