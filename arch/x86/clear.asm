@@ -72,175 +72,139 @@ mem_clear_mov:
 .done:
 	ret
 
-; MOVNTI: 8-byte non-temporal stores from a GPR (SSE2), then SFENCE.
+; The NT methods: each store loop is written once, as a macro, and
+; assembled twice: ending with SFENCE, and as the *_nofence entry point
+; (see the top).  Their .loop/.done labels are local to the function each
+; copy is assembled in, so the symbols (and the encoding check) stay per function.
+
+; MOVNTI: 8-byte non-temporal stores from a GPR (SSE2).
+%macro movnti_loop 0
+	xor	eax, eax
+	lea	rcx, [rdi + rsi]
+	cmp	rdi, rcx
+	jae	.done
+.loop:
+	movnti	[rdi], rax
+	movnti	[rdi + 8], rax
+	movnti	[rdi + 16], rax
+	movnti	[rdi + 24], rax
+	movnti	[rdi + 32], rax
+	movnti	[rdi + 40], rax
+	movnti	[rdi + 48], rax
+	movnti	[rdi + 56], rax
+	add	rdi, 64
+	cmp	rdi, rcx
+	jb	.loop
+.done:
+%endmacro
+
+; MOVNTDQ: 16-byte non-temporal stores from XMM0 (SSE2).
+%macro movntdq_loop 0
+	pxor	xmm0, xmm0
+	lea	rcx, [rdi + rsi]
+	cmp	rdi, rcx
+	jae	.done
+.loop:
+	movntdq	[rdi], xmm0
+	movntdq	[rdi + 16], xmm0
+	movntdq	[rdi + 32], xmm0
+	movntdq	[rdi + 48], xmm0
+	add	rdi, 64
+	cmp	rdi, rcx
+	jb	.loop
+.done:
+%endmacro
+
+; VMOVNTDQ: 32-byte non-temporal stores from YMM0 (AVX).
+%macro ymm_loop 0
+	vpxor	xmm0, xmm0, xmm0	; VEX zeroes the upper half too
+	lea	rcx, [rdi + rsi]
+	cmp	rdi, rcx
+	jae	.done
+.loop:
+	vmovntdq [rdi], ymm0
+	vmovntdq [rdi + 32], ymm0
+	add	rdi, 64
+	cmp	rdi, rcx
+	jb	.loop
+.done:
+%endmacro
+
+; VMOVNTDQ: 64-byte non-temporal stores from ZMM0 (AVX-512F).
+%macro zmm_loop 0
+	vpxord	zmm0, zmm0, zmm0
+	lea	rcx, [rdi + rsi]
+	cmp	rdi, rcx
+	jae	.done
+.loop:
+	vmovntdq [rdi], zmm0
+	add	rdi, 64
+	cmp	rdi, rcx
+	jb	.loop
+.done:
+%endmacro
+
+; CLZERO: zero the cache line addressed by RAX (AMD).
+%macro clzero_loop 0
+	mov	rax, rdi
+	lea	rcx, [rdi + rsi]
+	cmp	rax, rcx
+	jae	.done
+.loop:
+	clzero
+	add	rax, 64
+	cmp	rax, rcx
+	jb	.loop
+.done:
+%endmacro
+
 mem_clear_movnti:
-	xor	eax, eax
-	lea	rcx, [rdi + rsi]
-	cmp	rdi, rcx
-	jae	.done
-.loop:
-	movnti	[rdi], rax
-	movnti	[rdi + 8], rax
-	movnti	[rdi + 16], rax
-	movnti	[rdi + 24], rax
-	movnti	[rdi + 32], rax
-	movnti	[rdi + 40], rax
-	movnti	[rdi + 48], rax
-	movnti	[rdi + 56], rax
-	add	rdi, 64
-	cmp	rdi, rcx
-	jb	.loop
-.done:
+	movnti_loop
 	sfence
 	ret
 
-; The same without the trailing SFENCE (see the top).
 mem_clear_movnti_nofence:
-	xor	eax, eax
-	lea	rcx, [rdi + rsi]
-	cmp	rdi, rcx
-	jae	.done
-.loop:
-	movnti	[rdi], rax
-	movnti	[rdi + 8], rax
-	movnti	[rdi + 16], rax
-	movnti	[rdi + 24], rax
-	movnti	[rdi + 32], rax
-	movnti	[rdi + 40], rax
-	movnti	[rdi + 48], rax
-	movnti	[rdi + 56], rax
-	add	rdi, 64
-	cmp	rdi, rcx
-	jb	.loop
-.done:
+	movnti_loop
 	ret
 
-; MOVNTDQ: 16-byte non-temporal stores from XMM0 (SSE2), then SFENCE.
 mem_clear_movntdq:
-	pxor	xmm0, xmm0
-	lea	rcx, [rdi + rsi]
-	cmp	rdi, rcx
-	jae	.done
-.loop:
-	movntdq	[rdi], xmm0
-	movntdq	[rdi + 16], xmm0
-	movntdq	[rdi + 32], xmm0
-	movntdq	[rdi + 48], xmm0
-	add	rdi, 64
-	cmp	rdi, rcx
-	jb	.loop
-.done:
+	movntdq_loop
 	sfence
 	ret
 
-; The same without the trailing SFENCE (see the top).
 mem_clear_movntdq_nofence:
-	pxor	xmm0, xmm0
-	lea	rcx, [rdi + rsi]
-	cmp	rdi, rcx
-	jae	.done
-.loop:
-	movntdq	[rdi], xmm0
-	movntdq	[rdi + 16], xmm0
-	movntdq	[rdi + 32], xmm0
-	movntdq	[rdi + 48], xmm0
-	add	rdi, 64
-	cmp	rdi, rcx
-	jb	.loop
-.done:
+	movntdq_loop
 	ret
 
-; VMOVNTDQ: 32-byte non-temporal stores from YMM0 (AVX), then SFENCE.
 mem_clear_vmovntdq_ymm:
-	vpxor	xmm0, xmm0, xmm0	; VEX zeroes the upper half too
-	lea	rcx, [rdi + rsi]
-	cmp	rdi, rcx
-	jae	.done
-.loop:
-	vmovntdq [rdi], ymm0
-	vmovntdq [rdi + 32], ymm0
-	add	rdi, 64
-	cmp	rdi, rcx
-	jb	.loop
-.done:
+	ymm_loop
 	sfence
 	vzeroupper
 	ret
 
-; The same without the trailing SFENCE (see the top).
 mem_clear_vmovntdq_ymm_nofence:
-	vpxor	xmm0, xmm0, xmm0	; VEX zeroes the upper half too
-	lea	rcx, [rdi + rsi]
-	cmp	rdi, rcx
-	jae	.done
-.loop:
-	vmovntdq [rdi], ymm0
-	vmovntdq [rdi + 32], ymm0
-	add	rdi, 64
-	cmp	rdi, rcx
-	jb	.loop
-.done:
+	ymm_loop
 	vzeroupper
 	ret
 
-; VMOVNTDQ: 64-byte non-temporal stores from ZMM0 (AVX-512F), then SFENCE.
 mem_clear_vmovntdq_zmm:
-	vpxord	zmm0, zmm0, zmm0
-	lea	rcx, [rdi + rsi]
-	cmp	rdi, rcx
-	jae	.done
-.loop:
-	vmovntdq [rdi], zmm0
-	add	rdi, 64
-	cmp	rdi, rcx
-	jb	.loop
-.done:
+	zmm_loop
 	sfence
 	vzeroupper
 	ret
 
-; The same without the trailing SFENCE (see the top).
 mem_clear_vmovntdq_zmm_nofence:
-	vpxord	zmm0, zmm0, zmm0
-	lea	rcx, [rdi + rsi]
-	cmp	rdi, rcx
-	jae	.done
-.loop:
-	vmovntdq [rdi], zmm0
-	add	rdi, 64
-	cmp	rdi, rcx
-	jb	.loop
-.done:
+	zmm_loop
 	vzeroupper
 	ret
 
-; CLZERO: zero the cache line addressed by RAX (AMD), then SFENCE.
 mem_clear_clzero:
-	mov	rax, rdi
-	lea	rcx, [rdi + rsi]
-	cmp	rax, rcx
-	jae	.done
-.loop:
-	clzero
-	add	rax, 64
-	cmp	rax, rcx
-	jb	.loop
-.done:
+	clzero_loop
 	sfence
 	ret
 
-; The same without the trailing SFENCE (see the top).
 mem_clear_clzero_nofence:
-	mov	rax, rdi
-	lea	rcx, [rdi + rsi]
-	cmp	rax, rcx
-	jae	.done
-.loop:
-	clzero
-	add	rax, 64
-	cmp	rax, rcx
-	jb	.loop
-.done:
+	clzero_loop
 	ret
 
 ; void mem_sfence(void): one SFENCE, the end of a batch of *_nofence clears.
