@@ -27,9 +27,9 @@
  *
  * Method: each sample is LFENCE;RDTSC - operation - LFENCE;RDTSC with
  * interrupts off; the minimum of 64 empty pairs (overhead_cycles=) is
- * subtracted.  Results carry env=bare-metal or env=hypervisor:<signature>:
- * under a hypervisor an MSR write may be a VM exit, and nothing measured
- * there is the hardware's cost.
+ * subtracted.  Results carry env= as in # id.env (plat_env()): under a
+ * hypervisor or emulator an MSR write may be a VM exit or emulated, and
+ * nothing measured there is the hardware's cost.
  *
  * MSRs: every MSR a case changes is saved first and written back when the
  * case ends, also when it faulted or overran its budget: the measurement
@@ -60,11 +60,6 @@
 SUITE(spec, 86, "speculation-control costs: SPEC_CTRL writes, BHB clearing, TSX abort, VERW, IBPB, L1D flush, TSC-deadline immediate arm after each");
 
 /* ---- environment and timing ---- */
-
-static const char *env_label(void)
-{
-	return plat_env();
-}
 
 static void say_env(struct test_ctx *t)
 {
@@ -362,12 +357,12 @@ static void spec_ctrl_body(struct test_ctx *t, void *p)
 	 * the write is still done */
 	sample_op(r->s, r->n, op_spec_ctrl_same, &cur);
 	t_metric_dist(t, "same_value", r->s, r->n, "cycles", "value=0x%llx env=%s overhead_cycles=%llu " METHOD,
-		      (unsigned long long)cur, env_label(), (unsigned long long)overhead);
+		      (unsigned long long)cur, plat_env(), (unsigned long long)overhead);
 	answer_cost(t, "same_value", "SPEC_CTRL write of the same value", r->s, r->n);
 	wrmsr(MSR_IA32_SPEC_CTRL, r->a);
 	sample_op(r->s, r->n, op_spec_ctrl_toggle, r);
 	t_metric_dist(t, "toggle", r->s, r->n, "cycles", "values=0x%llx,0x%llx bits=%s env=%s overhead_cycles=%llu " METHOD,
-		      (unsigned long long)r->a, (unsigned long long)r->b, r->what, env_label(),
+		      (unsigned long long)r->a, (unsigned long long)r->b, r->what, plat_env(),
 		      (unsigned long long)overhead);
 	answer_cost(t, "toggle", "SPEC_CTRL toggle", r->s, r->n);
 	/* the toggle really changed the register */
@@ -463,11 +458,11 @@ TEST(spec, bhb_clear)
 		plat_counts_format(counts, sizeof(counts), ev, 2, counting, cd);
 		if (which) {
 			t_metric_dist(t, "long_12x7", s, n, "cycles", "inner_iterations=%u env=%s overhead_cycles=%llu %s pmu_window=all-runs " METHOD,
-				      want, env_label(), (unsigned long long)overhead, counts);
+				      want, plat_env(), (unsigned long long)overhead, counts);
 			answer_cost(t, "long_12x7", "BHB clear (long, 12x7)", s, n);
 		} else {
 			t_metric_dist(t, "short_5x5", s, n, "cycles", "inner_iterations=%u env=%s overhead_cycles=%llu %s pmu_window=all-runs " METHOD,
-				      want, env_label(), (unsigned long long)overhead, counts);
+				      want, plat_env(), (unsigned long long)overhead, counts);
 			answer_cost(t, "short_5x5", "BHB clear (short, 5x5)", s, n);
 		}
 		t_check(t, bad == 0, "%s loop: %u of %zu runs returned %u inner iterations, expected %u",
@@ -515,7 +510,7 @@ TEST(spec, tsx_abort)
 	odd = r.odd;
 	st = r.last;
 	t_metric_dist(t, "xbegin_xabort", s, n, "cycles", "odd_status=%zu env=%s overhead_cycles=%llu " METHOD,
-		      odd, env_label(), (unsigned long long)overhead);
+		      odd, plat_env(), (unsigned long long)overhead);
 	answer_cost(t, "xbegin_xabort", "TSX abort", s, n);
 	t_check(t, odd * 10 <= n, "%zu of %zu aborts were not our XABORT 0xff (last status 0x%x)", odd, n, st);
 }
@@ -543,7 +538,7 @@ TEST(spec, verw)
 	measure_overhead();
 	sample_op(s, n, op_verw, &notz);
 	t_metric_dist(t, "verw_kernel_ds", s, n, "cycles", "selector=0x%x env=%s overhead_cycles=%llu " METHOD,
-		      KERNEL_DS, env_label(), (unsigned long long)overhead);
+		      KERNEL_DS, plat_env(), (unsigned long long)overhead);
 	answer_cost(t, "verw_kernel_ds", "VERW", s, n);
 	t_check(t, notz == 0, "VERW of the kernel data selector 0x%x cleared ZF %zu times (it is writable)",
 		KERNEL_DS, notz);
@@ -585,7 +580,7 @@ static void command_msr(struct test_ctx *t, uint32_t msr, uint64_t cmd, const ch
 
 	sample_op(s, n, op_command, &op);
 	t_metric_dist(t, what, s, n, "cycles", "msr=0x%x value=0x%llx env=%s overhead_cycles=%llu " METHOD, msr,
-		      (unsigned long long)cmd, env_label(), (unsigned long long)overhead);
+		      (unsigned long long)cmd, plat_env(), (unsigned long long)overhead);
 	answer_cost(t, what, msr == MSR_IA32_PRED_CMD ? "IBPB" : "L1D flush", s, n);
 	/* negative control for the fault path: a reserved bit must #GP */
 	r = wrmsr_safe(msr, 1ull << 63);
@@ -745,7 +740,7 @@ static void immed_body(struct test_ctx *t, void *p)
 		}
 		t_metric_dist(t, v->metric, r->s, r->n, "cycles",
 			      "lost=%zu env=%s overhead_cycles=%llu method=lfence-rdtsc-around-sequence-and-wrmsr-tsc-deadline-irqs-off-interrupt-taken-after",
-			      lost, env_label(), (unsigned long long)overhead);
+			      lost, plat_env(), (unsigned long long)overhead);
 		answer_cost(t, v->metric, v->delta ? v->metric : "immediate TSC-deadline arm alone", r->s, r->n);
 		uint64_t p50 = percentile_sorted(r->s, r->n, 50);	/* sorted by t_metric_dist */
 
@@ -753,7 +748,7 @@ static void immed_body(struct test_ctx *t, void *p)
 			alone_p50 = p50;
 		else
 			t_metric_value(t, v->delta, (int64_t)p50 - (int64_t)alone_p50, "cycles",
-				       "method=median-minus-alone-median env=%s", env_label());
+				       "method=median-minus-alone-median env=%s", plat_env());
 		t_check(t, lost == 0 && extra == 0,
 			"%s: %zu immediate deadlines raised no interrupt, %zu raised more than one", v->metric,
 			lost, extra);

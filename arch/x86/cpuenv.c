@@ -20,6 +20,7 @@ void cpu_env_classify(const struct cpuinfo *ci, const char *acpi_oem, const char
 		rl_snprintf(env->note, sizeof(env->note),
 			    "under QEMU TCG: timings and orderings are the emulator's, not a hardware result");
 	} else if (ci->hypervisor) {
+		const size_t pre = sizeof("hypervisor:") - 1;
 		size_t n;
 
 		env->kind = CPU_ENV_HYPERVISOR;
@@ -28,16 +29,16 @@ void cpu_env_classify(const struct cpuinfo *ci, const char *acpi_oem, const char
 		if (n >= sizeof(env->name))
 			n = sizeof(env->name) - 1;
 		/* keep it one key=value token: no blanks, no '=' */
-		for (size_t i = 11; i < n; i++)
+		for (size_t i = pre; i < n; i++)
 			if (env->name[i] == ' ' || env->name[i] == '=' || env->name[i] == ';' ||
 			    env->name[i] == ')' || env->name[i] == ',')
 				env->name[i] = '_';
 		/* trailing blanks of a signature shorter than 12 bytes */
-		while (n > 11 && env->name[n - 1] == '_')
+		while (n > pre && env->name[n - 1] == '_')
 			env->name[--n] = '\0';
 		rl_snprintf(env->note, sizeof(env->note),
 			    "under a hypervisor (%s): timings include its exits and emulation, not a bare-metal result",
-			    env->name + 11);
+			    env->name + pre);
 	} else if (qemu_loader) {
 		env->kind = CPU_ENV_EMULATOR;
 		rl_snprintf(env->name, sizeof(env->name), "emulator:qemu");
