@@ -23,7 +23,8 @@ KLDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,max-page-size=0
 	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments -T kernel.ld
 NASMFLAGS := -f elf64 -w+all -w-unknown-warning -Werror -I$(BUILD)/k/gen/
 
-KERNEL_C := $(sort $(wildcard kernel/*.c arch/x86/*.c lib/*.c tests/*.c))
+# tests/<suite>/*.c: one suite split by job into several files (tests/tlb/)
+KERNEL_C := $(sort $(wildcard kernel/*.c arch/x86/*.c lib/*.c tests/*.c tests/tlb/*.c))
 KERNEL_ASM := $(sort $(wildcard boot/*.asm arch/x86/*.asm))
 KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 	      $(patsubst %.asm,$(BUILD)/k/%.asm.o,$(KERNEL_ASM)) \

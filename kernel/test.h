@@ -99,12 +99,16 @@ struct test_ctx {
 };
 
 #define SUITE_DEFINE(id, order_, summary_, hosted_) \
-	static const struct suite suite_##id = { #id, order_, summary_, hosted_ }; \
+	const struct suite suite_##id = { #id, order_, summary_, hosted_ }; \
 	static const struct suite *const suite_ptr_##id \
 		__attribute__((section("ringlab_suites"), used)) = &suite_##id
 
 #define SUITE(id, order_, summary_) SUITE_DEFINE(id, order_, summary_, false)
 #define SUITE_HOSTED(id, order_, summary_) SUITE_DEFINE(id, order_, summary_, true)
+/* A suite split by job over several files (tests/tlb/): one file defines it
+ * with SUITE(), the others declare it with SUITE_PART() before their TEST()s;
+ * cases run in link order of the files, then in file order. */
+#define SUITE_PART(id) extern const struct suite suite_##id
 
 #define TEST_EX(suite_id, case_id, flags_, budget_) \
 	static void test_##suite_id##__##case_id(struct test_ctx *t); \
