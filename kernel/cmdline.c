@@ -8,7 +8,7 @@
 #include "lib/string.h"
 
 const char cmdline_valid_options[] =
-	"console= tests= skip= quick verbose nosmp novga nofb iters= seed= cpus= "
+	"console= tests= skip= quick verbose nosmp novga nofb list iters= seed= cpus= "
 	"timeout= ap_timeout= exit= apic= simulate= smpboot=";
 
 /* simulate= values, in the order the canonical form lists them. */
@@ -192,6 +192,7 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 		FLAG("nosmp", nosmp)
 		FLAG("novga", novga)
 		FLAG("nofb", nofb)
+		FLAG("list", list)
 #undef FLAG
 		if (!has_val) {
 			static const char *const valued[] = {
@@ -323,6 +324,8 @@ int cmdline_format(const struct options *o, char *buf, size_t size)
 		ADD("%sskip=%s", len ? " " : "", o->skip);
 	if (o->quick)
 		ADD("%squick", len ? " " : "");
+	if (o->list)
+		ADD("%slist", len ? " " : "");
 	if (o->verbose)
 		ADD("%sverbose", len ? " " : "");
 	if (o->nosmp)
@@ -380,7 +383,7 @@ bool options_equal(const struct options *a, const struct options *b)
 			return false;
 	return strcmp(a->tests, b->tests) == 0 && strcmp(a->skip, b->skip) == 0 &&
 	       a->quick == b->quick && a->verbose == b->verbose && a->nosmp == b->nosmp &&
-	       a->novga == b->novga && a->nofb == b->nofb && a->iters == b->iters && a->seed == b->seed &&
+	       a->novga == b->novga && a->nofb == b->nofb && a->list == b->list && a->iters == b->iters && a->seed == b->seed &&
 	       a->seed_set == b->seed_set && a->cpus == b->cpus &&
 	       a->timeout_s == b->timeout_s && a->ap_timeout_ms == b->ap_timeout_ms &&
 	       a->exit_mode == b->exit_mode && a->apic == b->apic &&

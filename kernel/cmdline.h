@@ -3,6 +3,7 @@
  *   console=ttyS0..3[,baud] | console=io:0xNNN[,baud]   (up to 4, all used)
  *   tests=LIST  skip=LIST     suite or suite.case, comma-separated
  *   quick  verbose  nosmp  novga  nofb (no framebuffer console)
+ *   list   print the suites and cases (and what each answers), run none
  *   iters=N  seed=N  cpus=N  timeout=SECONDS  ap_timeout=MS
  *   exit=qemu|halt|reboot
  *   apic=auto|xapic|x2apic
@@ -55,6 +56,7 @@ struct options {
 	char tests[CMDLINE_LIST_MAX];	/* comma list as given ("" = all) */
 	char skip[CMDLINE_LIST_MAX];
 	bool quick, verbose, nosmp, novga, nofb;
+	bool list;			/* print suites and cases, run none */
 	uint64_t iters;			/* 0 = each test's default */
 	uint64_t seed;
 	bool seed_set;
