@@ -31,7 +31,7 @@ KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 	      $(BUILD)/k/version.o
 
 .PHONY: all clean run run-iso run-uefi test hosted host-tests check-host check-build \
-	check-tools check-hosted check-qemu check-bochs list-qemu help deps FORCE bench
+	check-tools check-hosted check-qemu check-bochs list-qemu help deps FORCE bench dist
 # build/logcheck too: every host tool judges logs with it (tools/run-qemu.sh,
 # tools/run-bochs.sh, tools/ringlab-capture, tools/ringlab-report, LAVA).
 all: $(BUILD)/ringlab.elf $(BUILD)/ringlab.iso $(BUILD)/mbforge.elf $(BUILD)/logcheck
@@ -54,12 +54,19 @@ help:
 	@echo '  make bench         benchmark table: TCG/KVM boot, quick, per suite, ISO (N=runs; not a test)'
 	@echo '  make host-tests    build the host unit tests in build/host/'
 	@echo '  make deps          install every tool `make test` needs (tools/install-deps.sh)'
+	@echo '  make dist          dist/ringlab-<version>/: ISO, ELF, host tools, docs, SHA256SUMS, and a tarball'
 	@echo '  make clean         remove build/'
 	@echo 'host tools (after make; each has --help):'
 	@echo '  tools/run-qemu.sh, tools/run-bochs.sh   boot in QEMU / Bochs, judge the log'
 	@echo '  build/logcheck LOG                      check a serial log (--json, --require-answers)'
 	@echo '  tools/ringlab-report check|tap|junit|json|csv|html|times|compare|answers LOG...'
 	@echo '  tools/ringlab-capture                   capture a serial console to build/logs/'
+
+# A release a lab can keep and re-flash (tools/make-dist.sh says what is in
+# it); DIST=dir puts it elsewhere.
+DIST ?= dist
+dist: all hosted
+	tools/make-dist.sh $(BUILD) $(VERSION) $(DIST)
 
 # ---------------------------------------------------------------- set-up ---
 # Every compile waits for `deps`, which checks (and installs, see the top)

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# make dist: the release directory holds what a lab keeps and re-flashes,
+# its checksums verify (and catch a planted corrupt byte), a release is
+# never overwritten, an uncommitted tree is refused, and the tools inside
+# run from there with no further build (logcheck judges a log; run-qemu.sh
+# boots the release's own ELF).
+#   tests/host/check-dist.sh BUILD     prints PASS/FAIL lines
+set -u
+cd "$(dirname "$0")/../.."
+BUILD=${1:-build}
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ver=check-1.0
+
+out=$(DIST_ALLOW_DIRTY=1 tools/make-dist.sh "$BUILD" "$ver" "$tmp" 2>&1); rc=$?
+rel=$tmp/ringlab-$ver
+if [ $rc = 0 ] && [ -f "$rel/ringlab-$ver.iso" ] && [ -f "$rel/ringlab-$ver.elf" ] &&
+   [ -x "$rel/build/logcheck" ] && [ -x "$rel/tools/ringlab-report" ] && [ -f "$rel/SHA256SUMS" ] &&
+   [ -f "$tmp/ringlab-$ver.tar.gz" ] && grep -qx "$ver" "$rel/VERSION"; then
+	pass dist-layout
+else
+	fail dist-layout "exit $rc: $out"
+fi
+(cd "$rel" && sha256sum --quiet -c SHA256SUMS) >/dev/null 2>&1 && pass dist-checksums ||
+	fail dist-checksums "sha256sum -c SHA256SUMS failed in a fresh release"
+grep -q "ringlab-$ver.iso" "$rel/SHA256SUMS" && grep -q 'build/logcheck' "$rel/SHA256SUMS" &&
+	pass dist-checksums-cover || fail dist-checksums-cover "SHA256SUMS misses the ISO or logcheck"
+(cd "$tmp" && sha256sum --quiet -c "ringlab-$ver.tar.gz.sha256") >/dev/null 2>&1 &&
+	pass dist-tarball-checksum || fail dist-tarball-checksum "the tarball's .sha256 does not verify"
+
+# the control: one flipped byte in a copy of the release must fail the check
+cp -a "$rel" "$tmp/corrupt"
+printf '\x55' | dd of="$tmp/corrupt/ringlab-$ver.iso" bs=1 seek=40000 conv=notrunc status=none
+if (cd "$tmp/corrupt" && sha256sum --quiet -c SHA256SUMS) >/dev/null 2>&1; then
+	fail dist-checksums-control "a corrupted ISO still verified"
+else
+	pass dist-checksums-control
+fi
+rm -rf "$tmp/corrupt"
+
+out=$(DIST_ALLOW_DIRTY=1 tools/make-dist.sh "$BUILD" "$ver" "$tmp" 2>&1); rc=$?
+[ $rc = 1 ] && grep -q 'never overwritten' <<<"$out" && pass dist-no-overwrite ||
+	fail dist-no-overwrite "exit $rc: $out"
+out=$(tools/make-dist.sh "$BUILD" "$ver-dirty" "$tmp" 2>&1); rc=$?
+[ $rc = 1 ] && grep -q 'uncommitted' <<<"$out" && [ ! -e "$tmp/ringlab-$ver-dirty" ] &&
+	pass dist-refuses-dirty || fail dist-refuses-dirty "exit $rc: $out"
+out=$(tools/make-dist.sh "$tmp/nothing" "$ver.2" "$tmp" 2>&1); rc=$?
+[ $rc = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q 'missing' <<<"$out" &&
+	pass dist-missing-build || fail dist-missing-build "exit $rc: $out"
+
+# the tools run from the release: a boot of its own ELF, judged by its logcheck
+out=$(cd "$rel" && timeout 120 tools/run-qemu.sh --accel tcg --smp 2 --mem 256M \
+	--append "quick tests=boot" --timeout 90 2>&1); rc=$?
+[ $rc = 0 ] && ls "$rel"/build/logs/*.log >/dev/null 2>&1 && pass dist-tools-run ||
+	fail dist-tools-run "run-qemu.sh from the release: exit $rc: $(tail -n 3 <<<"$out")"
+log=$(ls "$rel"/build/logs/*.log 2>/dev/null | head -n1)
+if [ -n "$log" ] && (cd "$rel" && tools/ringlab-report check "$log") >/dev/null 2>&1; then
+	pass dist-report-runs
+else
+	fail dist-report-runs "ringlab-report from the release could not judge $log"
+fi
