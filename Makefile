@@ -222,7 +222,7 @@ HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
 	kernel/runner.c kernel/answers.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c kernel/counters.c \
 	kernel/cpu_set.c kernel/measure.c arch/x86/cpuinfo.c arch/x86/cpuenv.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c \
 	arch/x86/meminfo.c lib/memsize.c lib/litmus.c
-# memory suites (issue 10): the clearing primitives, shared with the kernel
+# memory suites: the clearing primitives, shared with the kernel
 HOSTED_ASM := arch/x86/clear.asm
 HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -DRINGLAB_USER -pthread -MMD -MP
 

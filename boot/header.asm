@@ -44,7 +44,7 @@ mb2_header:
 	; Framebuffer tag (type 5), optional (flags bit 0), no preferred size
 	; or depth: under UEFI, where there is no EGA text, GRUB passes the
 	; GOP framebuffer only when this tag is present (multiboot2 spec
-	; §3.1.10); the screen console draws there (issue 11).  Under BIOS
+	; §3.1.10); the screen console draws there.  Under BIOS
 	; iso/grub.cfg sets gfxpayload=text after it, keeping the text screen.
 	align 8
 	dw 5, 1

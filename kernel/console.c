@@ -97,7 +97,7 @@ void console_configure(const struct console_spec *specs, unsigned n, bool vga,
 	}
 	if (nuarts == 0) {
 		/* Nothing asked for answers: fall back to the first legacy
-		 * port that does (a machine with only COM2, issue 12), so
+		 * port that does (a machine with only COM2), so
 		 * that the error itself, and the run, can be seen. */
 		static const uint16_t com[4] = { UART_COM1, UART_COM2, UART_COM3, UART_COM4 };
 

@@ -22,7 +22,7 @@ const struct cpu_feature cpu_features[] = {
 	F(tsc_adjust, X86_FEATURE_TSC_ADJUST),
 	F(gbpages, X86_FEATURE_GBPAGES),
 	F(lfence_serializing, X86_FEATURE_LFENCE_RDTSC),
-	/* speculation control and PMU (issue 13) */
+	/* speculation control and PMU */
 	F(spec_ctrl, X86_FEATURE_SPEC_CTRL),
 	F(stibp, X86_FEATURE_INTEL_STIBP),
 	F(flush_l1d, X86_FEATURE_FLUSH_L1D),

@@ -30,7 +30,7 @@ struct cpuinfo {
 	bool apic, tsc, msr, pge, x2apic, tsc_deadline, invariant_tsc, rdtscp;
 	bool erms, fsrm, pcid, invpcid, invlpgb, clzero, serialize, rtm;
 	bool tsc_adjust, gbpages, nx, lfence_serializing;
-	/* speculation control (issue 13; separate rows of the table) */
+	/* speculation control (separate rows of the table) */
 	bool spec_ctrl, stibp, flush_l1d, arch_capabilities, md_clear, ssbd, bhi_ctrl;
 	bool amd_ibpb, amd_ibrs, amd_stibp, amd_ssbd, verw_clear, perfctr_core;
 	bool avx, avx2, avx512f;		/* the instructions; the state is XCR0's */

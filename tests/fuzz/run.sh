@@ -5,7 +5,7 @@
 # Prints one "PASS|FAIL|SKIP fuzz-<name>: ..." line per harness with its
 # executions and coverage (libFuzzer "cov:" = covered edges, "ft:" =
 # features).  Crash inputs are kept in build/fuzz/crash-<name>-*; turn each
-# into a host unit test.  Long run (issue 12):
+# into a host unit test.  Long run:
 #   nice tests/fuzz/run.sh 36000 10000000
 set -u
 cd "$(dirname "$0")/../.."

@@ -18,7 +18,7 @@ else
 fi
 # CLZERO (0f 01 fc) is AMD-only and may appear only inside mem_clear_clzero
 # (arch/x86/clear.asm), which the clear suite calls only with CPUID
-# 8000_0008h:EBX[0] (issue 10).
+# 8000_0008h:EBX[0].
 clz=$(printf '%s\n' "$dis" | awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 }
 	/[[:space:]]clzero([[:space:]]|$)/ && index(fn, "<mem_clear_clzero") != 1 { print fn, $0 }')
 if [ -n "$clz" ]; then
@@ -32,7 +32,7 @@ else
 	echo "FAIL encoding-clzero-in-clear: mem_clear_clzero does not disassemble to CLZERO"
 fi
 
-# TLB invalidation (issue 9): INVLPGB (0f 01 fe) and TLBSYNC (0f 01 ff) are
+# TLB invalidation: INVLPGB (0f 01 fe) and TLBSYNC (0f 01 ff) are
 # spelled as bytes in arch/x86/tlbflush.c and must decode as such; each of
 # INVLPGB, TLBSYNC and INVPCID may appear only inside its one wrapper there
 # (callers check CPUID first), INVLPG only in __invlpg and in

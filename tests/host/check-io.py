@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""I/O allow-list check (issue 12): ring 0 never writes to disks or
+"""I/O allow-list check: ring 0 never writes to disks or
 firmware.  Every port write (OUT/OUTS) in the built kernel and every MMIO
 write path in the sources must be on the documented allow-list below (the
 README's "What ringlab changes on a machine" says the same in prose), so
@@ -40,7 +40,7 @@ MMIO_FILES = {
     "arch/x86/hpet.c": "HPET general configuration (counter enable, restored)",
     "arch/x86/ioapic.c": "I/O APIC IOREGSEL/IOWIN: one redirection entry (uniprocessor NMI watchdog), saved and restored",
     "arch/x86/vga.c": "VGA text framebuffer 0xB8000",
-    "kernel/fbcon.c": "the GOP/VBE framebuffer of the multiboot2 tag (screen console, issue 11): pixels only",
+    "kernel/fbcon.c": "the GOP/VBE framebuffer of the multiboot2 tag (screen console): pixels only",
     "tests/fault.c": "deliberate #PF on an unmapped address (no device)",
     "arch/x86/smpboot.c": "AP trampoline page in low RAM (not a device): the parked CPUs' IDT pointer",
     "tests/tlb.c": "the TLB suite's own test frames, allocated RAM (not a device)",

@@ -852,7 +852,7 @@ static void test_table_bad_checksum_ignored(void **state)
 	assert_int_equal(ai.ntables, 3);
 	assert_string_equal(ai.tables[1].sig, "APIC");
 	assert_false(ai.tables[1].checksum_ok);
-	assert_true(ai.madt_invalid);	/* issue 12 D5: smp.online fails on it */
+	assert_true(ai.madt_invalid);	/* smp.online fails on such a MADT */
 	assert_true(ai.tables[0].checksum_ok);
 	assert_true(ai.have_fadt);	/* the others are still used */
 	assert_true(ai.have_hpet);

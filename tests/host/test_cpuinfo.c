@@ -737,7 +737,7 @@ static const struct {
 	{ "tsc_adjust", 7, 0, EBX, 1, "CPUID.7.0:EBX[1]" },
 	{ "gbpages", 0x80000001, 0, EDX, 26, "CPUID.80000001H:EDX[26]" },
 	{ "lfence_serializing", 0x80000021, 0, EAX, 2, "CPUID.80000021H:EAX[2]" },
-	/* speculation control and PMU (issue 13) */
+	/* speculation control and PMU */
 	{ "spec_ctrl", 7, 0, EDX, 26, "CPUID.7.0:EDX[26]" },
 	{ "stibp", 7, 0, EDX, 27, "CPUID.7.0:EDX[27]" },
 	{ "flush_l1d", 7, 0, EDX, 28, "CPUID.7.0:EDX[28]" },

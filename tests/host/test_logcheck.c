@@ -1263,7 +1263,7 @@ static void test_nul_and_escapes_in_messages(void **state)
 }
 
 
-/* ------------------------------------- issue 11: config, panic, names --- */
+/* ------------------------------------- config, panic, names --- */
 
 /* A command-line error is a failing `config.cmdline` result: it makes the
  * status config-error (not fail), and counts in the summary. */

@@ -1119,7 +1119,7 @@ static void test_mb2_strings(void **state)
 	assert_error("mbi: command line longer than 2047 bytes; truncated");
 	assert_error("mbi: boot loader name longer than 127 bytes; truncated");
 	assert_true(bi.has_cmdline);
-	assert_true(bi.cmdline_truncated);	/* issue 12 D7: the run is a config error */
+	assert_true(bi.cmdline_truncated);	/* the run is a config error */
 	assert_int_equal(strlen(bi.cmdline), MBI_CMDLINE_MAX - 1);
 	assert_memory_equal(bi.cmdline, longcmd, MBI_CMDLINE_MAX - 1);
 	assert_int_equal(strlen(bi.loader), MBI_LOADER_MAX - 1);

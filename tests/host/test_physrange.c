@@ -1,5 +1,5 @@
 /* Host unit tests for lib/physrange.c: firmware device addresses that must
- * be refused before they are mapped (issue 12, D1). */
+ * be refused before they are mapped (an HPET table whose base overwrote a page-directory entry). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,7 +37,7 @@ static void test_good_devices(void **state)
 static void test_issue_reproducer(void **state)
 {
 	(void)state;
-	/* The HPET table of issue 12 D1: base 2^63 overwrote the PD entry
+	/* A real firmware's HPET table: base 2^63 overwrote the PD entry
 	 * mapping the kernel. */
 	assert_int_equal(chk(0x8000000000000000ull, 0x400, 52), PHYS_RANGE_NONCANONICAL);
 	assert_int_equal(chk(0xffff800000000000ull, 0x400, 52), PHYS_RANGE_NONCANONICAL);

@@ -44,7 +44,7 @@ QEMU72 = os.environ.get("QEMU72", "")  # optional QEMU 7.2 binary for the real f
 
 EXIT_CODES = {"pass": 0, "fail": 1, "config-error": 2, "panic": 3}
 
-# iPXE network boot (issue 11): Debian's ipxe-qemu ROM for an e1000 NIC;
+# iPXE network boot: Debian's ipxe-qemu ROM for an e1000 NIC;
 # QEMU's user network serves a TFTP directory with an iPXE script that
 # loads the ELF as multiboot1, as a lab's TFTP server would.
 IPXE_ROM = "/usr/lib/ipxe/qemu/pxe-e1000.rom"
@@ -153,7 +153,7 @@ class Case:
         return cmd
 
 
-class Com2OnlyCase(Case):  # issue 11
+class Com2OnlyCase(Case):
     """A machine whose only UART is COM2 (io 0x2f8): the serial log file
     is attached there instead of COM1."""
 
@@ -210,7 +210,7 @@ def metric(name, pattern=""):
 
 # ----------------------------------------------------------------- cases ---
 
-# --- robustness helpers (issue 12) ---
+# --- robustness helpers ---
 
 class TweakedCase(Case):
     """A Case whose QEMU command line is edited: serial ports replaced
@@ -237,7 +237,7 @@ class TweakedCase(Case):
 
 
 def hpet_table(base):
-    """The HPET table of issue 12 D1 with the given base (QEMU fixes the
+    """An HPET table with the given base (QEMU fixes the
     checksum when it installs it with -acpitable)."""
     t = bytearray.fromhex("4850455438000000017e524c46555a5a52494e474c41422001000000524c41420100000001a2868000400000000000000000008000800000")
     t[44:52] = base.to_bytes(8, "little")
@@ -323,7 +323,7 @@ def fb_good_tag_used():
     return ("the framebuffer console started on the forged tag's address (the bochs VGA BAR)", check)
 
 
-# --- screen console helpers (issue 11) ---
+# --- screen console helpers ---
 
 class ScreenCase(Case):
     """An ISO boot under OVMF through tests/qemu/screen.py, which picks a
@@ -417,7 +417,7 @@ def cases(args):
     tcg_x2apic = v >= (8, 0)  # QEMU 7.2's TCG has no x2APIC (docs/platform-notes.md)
     apic = "x2apic" if tcg_x2apic else "xapic"
     c = [
-        # --- foundation (issue 2) ---
+        # --- foundation ---
         Case("elf-tcg-smp1", smp="1", checks=[online(1), idval("boot", "^QEMU -kernel$"),
                                               idval("cmdline", r"\bquick\b"),
                                               # control for ipxe-net: this map has reserved entries
@@ -463,7 +463,7 @@ def cases(args):
                      has(r"# EXCEPTION #PF .* on cpu 0 .*during fault\.unexpected_irq"),
                      result_is("self_ipi", "ok"), result_is("apic", "ok"),
                      has(r"^ringlab: \d+ passed, 5 failed, 0 skipped$")]),
-        # --- SMP and APIC (issue 3) ---
+        # --- SMP and APIC ---
         Case("smp2", smp="2", append="tests=smp,apic,ipi,wrmsr_order quick",
              checks=[online(2), idval("apic", "^" + apic + "$")]),
         Case("smp8", smp="8", append="tests=smp,apic,ipi,wrmsr_order,tsc quick", timeout=120,
@@ -488,7 +488,7 @@ def cases(args):
                      has(r"^# error: smp: APIC ID 1 \(ACPI UID \d+\) did not start within 200 ms: got as far as never identified itself .* after 0 SIPI\(s\); continuing without it"),
                      result_is("online", "not ok"), result_is("fixed_all", "ok"),
                      result_is("apic_ids", "ok")]),
-        # A late AP (issue 12): its SIPI is held back until the BSP has
+        # A late AP: its SIPI is held back until the BSP has
         # given it up; it must park when it arrives, be named in a
         # warning, and the run goes on without it (smp.online fails).
         Case("ap-late-sim", smp="4", append="simulate=ap-late ap_timeout=200 tests=smp,apic quick",
@@ -514,12 +514,12 @@ def cases(args):
              checks=[online(4), idval("apic", "^xapic$"),
                      has(r"^# warning: apic: x2APIC enable did not take effect .*simulate=x2apic-nostick.*falling back to xAPIC")],
              needs="x2apic-tcg"),
-        # --- timers and TSC (issue 4) ---
+        # --- timers and TSC ---
         Case("tscdeadline-fallback-tcg", smp="2", append="tests=tscdeadline,tsc,rdtsc,tsc_order quick",
              timeout=120,
              checks=[has(r"ok \d+ \w+ # SKIP CPU lacks TSC-deadline"),
                      metric("tscdeadline.oneshot_latency.hlt")]),
-        # --- AP bring-up under cold-xAPIC firmware, identity and aliasing (issue 7) ---
+        # --- AP bring-up under cold-xAPIC firmware, identity and aliasing ---
         # qboot on q35 leaves every AP in xAPIC mode, where a start for APIC
         # ID k also reaches k+256 (and one for an ID ending in 0xff reaches
         # all): the parallel start must bring all 288 up, and serial mode
@@ -564,7 +564,7 @@ def cases(args):
                      has(r"^# error: smp: APIC ID 1 answered twice: a second CPU \(CPUID says APIC ID 2\)"),
                      has(r"not ok \d+ online # \d+ CPU\(s\) answered a start not meant for them"),
                      result_is("apic_ids", "ok"), metric("smp.start_latency.latency", r"start=serial")]),
-        # --- robustness: fault matrix (issue 12) ---
+        # --- robustness: fault matrix ---
         Case("hpet-noncanonical", machine="pc,hpet=off", append="tests=boot,tsc.calibration quick",
              extra=["-acpitable", "file=" + hpet_table(0x8000000000000000)],
              checks=[has(r"^# error: acpi: HPET base 0x8000000000000000 is not a canonical lower-half address .*HPET left out"),
@@ -717,7 +717,7 @@ def cases(args):
         TweakedCase("smp12-one-core", smp="12", prefix=["taskset", "-c", "0"], timeout=400,
                     append="tests=smp,ipi,tsc.sync quick",
                     checks=[online(12), has(r"^# lost: threshold T_LOST_US=\d+ us = base 2000000 us x scale \d+")]),
-        # --- TLB (issue 9) ---
+        # --- TLB ---
         Case("tlb-tcg-smp4", smp="4", append="tests=tlb quick", timeout=180,
              checks=[online(4), result_is("flush_4k", "ok"), result_is("shootdown", "ok"),
                      result_is("cleanup_on_fault", "ok"),
@@ -733,7 +733,7 @@ def cases(args):
              expect="fail", timeout=120,
              checks=[has(r"not ok \d+ timeout_cleanup # TIMEOUT .*test mapping removed, CR3/CR4 restored"),
                      result_is("flush_4k", "ok")]),
-        # --- memory suites: clear, litmus, fence (issue 10) ---
+        # --- memory suites: clear, litmus, fence ---
         # TCG quick on 4 CPUs: every clear method the CPU model has, both
         # shapes, 1 and 4 CPUs, the checks' negative controls; the litmus
         # forbidden outcomes must stay at 0 (the case fails otherwise);
@@ -755,7 +755,7 @@ def cases(args):
                      metric("litmus.iriw.plain", r"cpus=0,1,2,3"),
                      metric("fence.alone.mov_cr2", r"unit=cycles"),
                      metric("fence.after_stores.iret_self", r"stores=32")]),
-        # --- speculation control and PMU (issue 13) ---
+        # --- speculation control and PMU ---
         # TCG: no SPEC_CTRL, RTM, MD_CLEAR, IBPB, L1D flush, TSC-deadline or
         # PMU, so those cases skip naming the bit; the BHB loops run (plain
         # code) and the restore controls run on the stand-in MSR.
@@ -782,7 +782,7 @@ def cases(args):
                      # boot probe took the feature away and the case says so
                      has(r"# restore: IA32_\w+ \(0x[0-9a-f]+\) <- 0x[0-9a-f]+ after a timeout; reads back"
                          r"|ok \d+ spec_ctrl # SKIP IA32_SPEC_CTRL: CPUID\S+ is set but in the boot probe IA32_SPEC_CTRL written 0x[0-9a-f]+ read back")]),
-        # --- log format and network boot (issue 11) ---
+        # --- log format and network boot ---
         Case("panic-in-case", append="tests=boot,fault.panic quick", expect="panic",
              checks=[has(r"^    not ok 1 panic # PANIC requested by tests=fault\.panic\n"
                          r"    # result: fault\.panic panic\n"
@@ -812,7 +812,7 @@ def cases(args):
                      result_is("online", "ok"), lacks(r"^# error:")]),
         # SPCR names COM2 on a machine that has only COM2: the log must
         # appear there, whole; without the table nothing does (control).
-        # Only COM2: the console's own fallback (issue 12) already picked it,
+        # Only COM2: the console's own fallback already picked it,
         # and the SPCR table must agree rather than add a second copy.
         Com2OnlyCase("spcr-com2-only", append="tests=boot quick", extra=["-acpitable", "file=" + spcr_table()],
                      checks=[has(r"^# console: ttyS1 \(io 0x2f8\) already in use \(the first legacy UART that answered\); the ACPI SPCR table names the same port"),
@@ -835,7 +835,7 @@ def cases(args):
              checks=[has(r"^# console: ttyS0 \(io 0x3f8\) by default; no ACPI SPCR table$"),
                      ("nothing on COM2 without an SPCR table naming it",
                       lambda log: os.path.getsize(os.path.join(LOGDIR, "spcr-absent-control.com2")) == 0)]),
-        # --- screen console on the UEFI framebuffer (issue 11) ---
+        # --- screen console on the UEFI framebuffer ---
         # OVMF + GRUB, the menu's "screen check" entry (tests=boot quick
         # exit=halt): the screendump, read back cell by cell with the
         # kernel's font, must show the status line and the end of the log;
@@ -886,12 +886,12 @@ def cases(args):
                      has(r"ok \d+ hang_irqoff # SKIP no NMI watchdog"), lacks(r"unexpected NMI")]),
         Case("kvm-smp2", smp="2", accel="kvm", append="tests=boot,cpu,fault,smp,apic quick", timeout=240,
              needs="kvm", checks=[online(2)]),
-        # --- TLB (issue 9): tiny profile, the nested KVM is slow ---
+        # --- TLB: tiny profile, the nested KVM is slow ---
         Case("kvm-tlb", smp="2", accel="kvm", append="tests=tlb quick iters=4", timeout=300,
              needs="kvm", checks=[online(2), result_is("flush_4k", "ok"), result_is("shootdown", "ok"),
                                   result_is("cleanup_on_fault", "ok"),
                                   metric("tlb.shootdown.ipi_invlpg.1p.2cpu")]),
-        # memory suites under the nested KVM (issue 10): few iterations,
+        # memory suites under the nested KVM: few iterations,
         # it is slow; SIMD state switching (XSETBV) and CPUID exits there
         Case("kvm-mem", smp="2", accel="kvm", append="tests=clear.bandwidth,clear.controls,litmus,fence quick iters=20",
              timeout=240, needs="kvm",
@@ -947,7 +947,7 @@ def run_case(case):
         return ("SKIP", case.name, "KVM unusable: " + out.strip().splitlines()[-1], dt)
     if rc < 0:
         return ("FAIL", case.name, "QEMU died on signal %d: %s; log %s" % (-rc, out.strip()[-300:], log), dt)
-    if getattr(case, "no_log", False):  # no serial port (issue 12): the exit status must still be right
+    if getattr(case, "no_log", False):  # no serial port: the exit status must still be right
         want = EXIT_CODES[case.expect] * 2 + 1
         if rc != want:
             return ("FAIL", case.name, "QEMU exit status %d without a serial port, expected %d" % (rc, want), dt)
@@ -966,7 +966,7 @@ def run_case(case):
     for desc, fn in case.checks:
         if not fn(text):
             problems.append("check failed: " + desc)
-    # Metric names are unique within a run (docs/log-format.md; issue 8).
+    # Metric names are unique within a run (docs/log-format.md).
     seen = {}
     for n in re.findall(r"^\s*# metric (\S+)", text, re.M):
         seen[n] = seen.get(n, 0) + 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Screen checks for the framebuffer console (issue 11).
+"""Screen checks for the framebuffer console.
 
 As a QEMU wrapper (what run.py's screen cases run):
 

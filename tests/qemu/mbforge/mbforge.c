@@ -1,4 +1,4 @@
-/* mbforge: a multiboot2 "forger" for ringlab's QEMU fault matrix (issue 12).
+/* mbforge: a multiboot2 "forger" for ringlab's QEMU fault matrix.
  *
  * Test tooling, not part of the kernel.  QEMU's -kernel loader speaks only
  * multiboot1 (no framebuffer info) and GRUB hands over only what the
@@ -204,7 +204,7 @@ static const char *const fb_names[] = {
 	[FB_WRAP] = "wrap",
 };
 
-/* Multiboot2 information faults (issue 12): what a buggy loader or
+/* Multiboot2 information faults: what a buggy loader or
  * firmware could hand over.  "good" is the default everywhere. */
 enum mmap_mode { MMAP_GOOD, MMAP_WRAP, MMAP_OVERLAP_KERNEL, MMAP_NONE, MMAP_ESIZE_BIG };
 
