@@ -7,8 +7,10 @@
 #   4. QEMU boots (tests/qemu/run.py), each under a hard timeout
 #   5. Bochs boots (tools/bochs/case.sh), two time-boxed cases; SKIP
 #      without Bochs
+#   6. docs: docs/suites.md's generated reference matches the kernel's
+#      `list` (tools/gen-suites-doc --check), relative links resolve
 #
-#   tests/run-all.sh [host] [build] [hosted] [qemu] [bochs]   (default: all, in order)
+#   tests/run-all.sh [host] [build] [tools] [hosted] [qemu] [bochs] [docs]   (default: all, in order)
 # QEMU_ONLY=a,b limits part 4 to those cases (make check-qemu CASE=a,b).
 # BOCHS_JOBS=1 runs the Bochs cases one after the other (default 2 at once:
 # each Bochs uses one core).
@@ -30,9 +32,9 @@ result() { # status name [detail]
 	printf '%s %s%s\n' "$1" "$2" "${3:+: $3}"
 }
 
-parts=" ${*:-host build tools hosted qemu bochs} "
+parts=" ${*:-host build tools hosted qemu bochs docs} "
 for p in $parts; do
-	case $p in host|build|tools|hosted|qemu|bochs) ;; *) echo "run-all: unknown part '$p' (host, build, tools, hosted, qemu, bochs)" >&2; exit 2 ;; esac
+	case $p in host|build|tools|hosted|qemu|bochs|docs) ;; *) echo "run-all: unknown part '$p' (host, build, tools, hosted, qemu, bochs, docs)" >&2; exit 2 ;; esac
 done
 part() { [[ $parts == *" $1 "* ]]; }
 
@@ -217,6 +219,40 @@ for c in $bcases; do
 	done <"$bdir/$c.txt"
 	[ "$n" != 0 ] || result FAIL "bochs-$c" "tools/bochs/case.sh printed no result; see $bdir/$c.txt"
 done
+fi
+
+if part docs; then
+echo "== documentation"
+# The generator's own checks on a stored list output (planted differences
+# must be caught), then the real one: the kernel booted with `list` under
+# QEMU TCG (30 s hard timeout) against the checked-in docs/suites.md.
+st=$(timeout 120 python3 tools/gen-suites-doc --self-test 2>&1); strc=$?
+while IFS= read -r line; do
+	status=${line%% *} rest=${line#* }
+	name=${rest%%:*} detail=""
+	[ "$name" != "$rest" ] && detail=${rest#*: }
+	result "$status" "$name" "$detail"
+done < <(printf '%s\n' "$st" | grep -E '^(PASS|FAIL|SKIP) ')
+if [ "$strc" != 0 ] && ! printf '%s\n' "$st" | grep -q '^FAIL '; then
+	result FAIL gen-suites-doc-self-test "exit $strc without a failing check: $(printf '%s' "$st" | tail -n 1)"
+fi
+out=$(timeout 60 python3 tools/gen-suites-doc --check --build "$BUILD" 2>&1)
+case $? in
+0) result PASS suites-doc "$out" ;;
+3) result SKIP suites-doc "$out" ;;
+*) result FAIL suites-doc "$(printf '%s' "$out" | head -n 1)" ;;
+esac
+# Every relative link in README.md and docs/*.md resolves (with a control).
+while IFS= read -r line; do
+	case $line in
+	PASS\ *|FAIL\ *|SKIP\ *)
+		status=${line%% *} rest=${line#* }
+		name=${rest%%:*} detail=""
+		[ "$name" != "$rest" ] && detail=${rest#*: }
+		result "$status" "$name" "$detail" ;;
+	*) echo "$line" ;;
+	esac
+done < <(timeout 60 python3 tests/host/check-doc-links.py 2>&1)
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"
