@@ -3,13 +3,14 @@
 #include "kernel/cmdline.h"
 #include "arch/x86/cpuinfo.h"
 #include "arch/x86/uart.h"
+#include "kernel/fbcon.h"
 #include "lib/parse.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
 const char cmdline_valid_options[] =
 	"console= tests= skip= quick verbose nosmp novga nofb list iters= seed= cpus= "
-	"timeout= ap_timeout= exit= apic= simulate= smpboot=";
+	"timeout= ap_timeout= exit= apic= simulate= smpboot= fbscale=";
 
 /* simulate= values, in the order the canonical form lists them. */
 static const struct {
@@ -197,7 +198,7 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 		if (!has_val) {
 			static const char *const valued[] = {
 				"console", "tests", "skip", "iters", "seed", "cpus",
-				"timeout", "ap_timeout", "exit", "apic", "simulate", "smpboot",
+				"timeout", "ap_timeout", "exit", "apic", "simulate", "smpboot", "fbscale",
 			};
 			bool known = false;
 
@@ -295,6 +296,15 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 			else
 				error(o, "cmdline: smpboot=%s: valid values are parallel, serial",
 				      echo(val, e, sizeof(e)));
+		} else if (slice_eq(key, "fbscale")) {
+			/* the screen console's text scale (kernel/fbcon.h) */
+			if (slice_eq(val, "auto"))
+				o->fbscale = 0;
+			else if (parse_u64(val, &x) && x >= 1 && x <= FBCON_SCALE_MAX)
+				o->fbscale = (uint8_t)x;
+			else
+				error(o, "cmdline: fbscale=%s: valid values are auto and 1 to %u",
+				      echo(val, e, sizeof(e)), FBCON_SCALE_MAX);
 		} else {
 			error(o, "cmdline: unknown option '%s' (valid: %s)",
 			      echo(tok, e, sizeof(e)), cmdline_valid_options);
@@ -360,6 +370,8 @@ int cmdline_format(const struct options *o, char *buf, size_t size)
 		    o->sim_cpuid[k].on ? '+' : '-', cpu_features[o->sim_cpuid[k].feature].name);
 	if (o->smpboot == SMPBOOT_SERIAL)
 		ADD("%ssmpboot=serial", len ? " " : "");
+	if (o->fbscale)
+		ADD("%sfbscale=%u", len ? " " : "", o->fbscale);
 #undef ADD
 	return (int)len;
 }
@@ -387,6 +399,6 @@ bool options_equal(const struct options *a, const struct options *b)
 	       a->seed_set == b->seed_set && a->cpus == b->cpus &&
 	       a->timeout_s == b->timeout_s && a->ap_timeout_ms == b->ap_timeout_ms &&
 	       a->exit_mode == b->exit_mode && a->apic == b->apic &&
-	       a->simulate == b->simulate && a->smpboot == b->smpboot &&
+	       a->simulate == b->simulate && a->smpboot == b->smpboot && a->fbscale == b->fbscale &&
 	       a->nsim_cpuid == b->nsim_cpuid && sim_cpuid_equal(a, b);
 }

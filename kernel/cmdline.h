@@ -3,6 +3,7 @@
  *   console=ttyS0..3[,baud] | console=io:0xNNN[,baud]   (up to 4, all used)
  *   tests=LIST  skip=LIST     suite or suite.case, comma-separated
  *   quick  verbose  nosmp  novga  nofb (no framebuffer console)
+ *   fbscale=auto|1|2|3  text scale of the framebuffer console (kernel/fbcon.h)
  *   list   print the suites and cases (and what each answers), run none
  *   iters=N  seed=N  cpus=N  timeout=SECONDS  ap_timeout=MS
  *   exit=qemu|halt|reboot
@@ -72,6 +73,7 @@ struct options {
 	} sim_cpuid[CMDLINE_MAX_SIM_CPUID];
 	unsigned nsim_cpuid;
 	enum smpboot_mode smpboot;
+	uint8_t fbscale;		/* 0 = auto, else 1..FBCON_SCALE_MAX */
 
 	char errors[CMDLINE_MAX_ERRORS][CMDLINE_ERROR_LEN];
 	unsigned nerrors;

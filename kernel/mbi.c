@@ -96,6 +96,19 @@ static bool copy_tag_string(struct boot_info *bi, const char *what, const uint8_
 	return true;
 }
 
+/* The six colour-info bytes of an RGB framebuffer, the same in both
+ * protocols: red position, red mask size, green ..., blue ... */
+static void set_rgb(struct framebuffer_info *fb, const uint8_t *c)
+{
+	fb->has_rgb = true;
+	fb->red_pos = c[0];
+	fb->red_size = c[1];
+	fb->green_pos = c[2];
+	fb->green_size = c[3];
+	fb->blue_pos = c[4];
+	fb->blue_size = c[5];
+}
+
 /* ---- Multiboot 1 ---- */
 
 #define MB1_INFO_MEM		(1u << 0)
@@ -103,15 +116,21 @@ static bool copy_tag_string(struct boot_info *bi, const char *what, const uint8_
 #define MB1_INFO_MMAP		(1u << 6)
 #define MB1_INFO_LOADER		(1u << 9)
 #define MB1_INFO_FB		(1u << 12)
+#define MB1_INFO_SIZE_RGB	116	/* up to the end of an RGB color_info */
 #define MB1_INFO_SIZE_FB	110	/* bytes up to and including framebuffer_type */
 #define MB1_INFO_SIZE_BASE	72	/* up to the VBE fields */
+#define MB2_FB_COLOR_INFO	24	/* color_info's offset in the tag body */
 #define MB1_MMAP_MAX_LEN	(64 * 1024)
 
 static bool parse_mb1(struct boot_info *bi, uint64_t pa)
 {
-	const uint8_t *info = phys_view(pa, MB1_INFO_SIZE_FB);
-	size_t avail = MB1_INFO_SIZE_FB;
+	const uint8_t *info = phys_view(pa, MB1_INFO_SIZE_RGB);
+	size_t avail = MB1_INFO_SIZE_RGB;
 
+	if (!info) {
+		info = phys_view(pa, MB1_INFO_SIZE_FB);
+		avail = MB1_INFO_SIZE_FB;
+	}
 	if (!info) {
 		info = phys_view(pa, MB1_INFO_SIZE_BASE);
 		avail = MB1_INFO_SIZE_BASE;
@@ -168,6 +187,15 @@ static bool parse_mb1(struct boot_info *bi, uint64_t pa)
 			.width = le32(info + 100), .height = le32(info + 104),
 			.bpp = info[108], .type = info[109],
 		};
+		/* Multiboot 0.6.96 §3.3: an RGB framebuffer's color_info is
+		 * the six bytes from offset 110. */
+		if (bi->fb.type == MB2_FB_TYPE_RGB) {
+			if (avail >= MB1_INFO_SIZE_RGB)
+				set_rgb(&bi->fb, info + MB1_INFO_SIZE_FB);
+			else
+				mbi_error(bi, "mbi: multiboot1 framebuffer colour info at 0x%llx is not readable; drawn in gray",
+					  (unsigned long long)(pa + MB1_INFO_SIZE_FB));
+		}
 	}
 	return true;
 }
@@ -239,6 +267,16 @@ static void mb2_tag(struct boot_info *bi, uint32_t type, const uint8_t *t, uint3
 			.addr = le64(body), .pitch = le32(body + 8), .width = le32(body + 12),
 			.height = le32(body + 16), .bpp = body[20], .type = body[21],
 		};
+		/* color_info follows a 2-byte reserved field (GRUB's
+		 * multiboot2.h; the spec's table shows one byte, loaders and
+		 * kernels agree on offset 24 of the body). */
+		if (bi->fb.type == MB2_FB_TYPE_RGB) {
+			if (blen >= MB2_FB_COLOR_INFO + 6)
+				set_rgb(&bi->fb, body + MB2_FB_COLOR_INFO);
+			else
+				mbi_error(bi, "mbi: framebuffer tag of type 1 (RGB) too short for its colour info (%u bytes); drawn in gray",
+					  size);
+		}
 		break;
 	case MB2_TAG_EFI32:
 		if (blen >= 4) {

@@ -23,10 +23,20 @@
 
 /* struct mem_region and the MMAP_* types: arch/x86/e820.h */
 
+/* framebuffer_type (Multiboot2 §3.6.12; the same values in multiboot1) */
+#define MB2_FB_TYPE_INDEXED	0
+#define MB2_FB_TYPE_RGB		1
+#define MB2_FB_TYPE_EGA_TEXT	2
+
 struct framebuffer_info {
 	uint64_t addr;
 	uint32_t pitch, width, height;
 	uint8_t bpp, type;	/* type 0 indexed, 1 RGB, 2 EGA text */
+	/* Type 1 only: the colour layout, as the loader gave it (field
+	 * position = lowest bit, mask size = width in bits; checked by its
+	 * user, kernel/fbcon.c).  has_rgb false: no layout came with it. */
+	bool has_rgb;
+	uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
 };
 
 struct boot_info {

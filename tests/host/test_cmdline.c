@@ -15,6 +15,7 @@
 #include "arch/x86/uart.h"
 #include "arch/x86/cpuinfo.h"
 #include "kernel/cmdline.h"
+#include "kernel/fbcon.h"
 #include "lib/rand.h"
 
 static struct options o;	/* ~3 KiB: static, not on the stack */
@@ -259,7 +260,8 @@ static void test_unknown_option(void **state)
 	/* the valid list names every option */
 	const char *names[] = { "console=", "tests=", "skip=", "quick", "verbose", "nosmp",
 				"novga", "nofb", "iters=", "seed=", "cpus=", "timeout=",
-				"ap_timeout=", "exit=", "apic=", "simulate=", "smpboot=" };
+				"ap_timeout=", "exit=", "apic=", "simulate=", "smpboot=",
+				"fbscale=" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		assert_non_null(strstr(cmdline_valid_options, names[i]));
@@ -560,6 +562,43 @@ static void test_lists(void **state)
 	assert_non_null(strstr(o.errors[0], "command line longer than 2047 bytes (the limit)"));
 }
 
+static void round_trip(const struct options *in);
+
+/* fbscale=: the screen console's text scale (kernel/fbcon.h). */
+static void test_fbscale(void **state)
+{
+	char b[64];
+
+	(void)state;
+	parse("quick");
+	assert_int_equal(o.fbscale, 0);			/* default: auto */
+	for (unsigned s = 1; s <= FBCON_SCALE_MAX; s++) {
+		snprintf(b, sizeof(b), "fbscale=%u", s);
+		assert_int_equal(parse(b), 0);
+		assert_int_equal(o.fbscale, s);
+		/* canonical form and round trip */
+		assert_int_equal(cmdline_format(&o, b, sizeof(b)), 9);
+		assert_int_equal(b[8], '0' + (int)s);
+		round_trip(&o);
+	}
+	assert_int_equal(parse("fbscale=2 fbscale=auto"), 0);	/* the last one wins */
+	assert_int_equal(o.fbscale, 0);
+	assert_int_equal(cmdline_format(&o, b, sizeof(b)), 0);	/* auto is the default: not written */
+	assert_int_equal(parse("fbscale=0"), 1);
+	assert_one_error("cmdline: fbscale=0: valid values are auto and 1 to 3");
+	assert_int_equal(parse("fbscale=4"), 1);
+	assert_one_error("cmdline: fbscale=4: valid values are auto and 1 to 3");
+	assert_int_equal(parse("fbscale=2x"), 1);
+	assert_int_equal(parse("fbscale=AUTO"), 1);
+	assert_int_equal(parse("fbscale=99999999999999999999"), 1);
+	assert_int_equal(parse("fbscale=3 fbscale=9"), 1);
+	assert_int_equal(o.fbscale, 3);			/* a bad value keeps the last good one */
+	assert_int_equal(parse("fbscale="), 1);
+	assert_one_error("fbscale=: valid values are auto and 1 to 3");
+	assert_int_equal(parse("fbscale"), 1);
+	assert_one_error("cmdline: 'fbscale' needs a value (fbscale=...)");
+}
+
 static void test_enums_and_simulate(void **state)
 {
 	(void)state;
@@ -854,6 +893,7 @@ static void rand_options(struct rng *r, struct options *x)
 	x->exit_mode = (enum exit_mode)rng_below(r, 4);
 	x->apic = (enum apic_pref)rng_below(r, 3);
 	x->simulate = rng_below(r, 2) ? SIM_X2APIC_NOSTICK : 0;
+	x->fbscale = (uint8_t)rng_below(r, FBCON_SCALE_MAX + 1);
 }
 
 static void round_trip(const struct options *in)
@@ -937,7 +977,7 @@ static void test_format_round_trip(void **state)
 	memset(&x, 0, sizeof(x));
 	static struct options y;
 
-	for (int f = 0; f < 18; f++) {
+	for (int f = 0; f < 19; f++) {
 		memset(&y, 0, sizeof(y));
 		switch (f) {
 		case 0: y.nconsoles = 1; y.consoles[0] = (struct console_spec){ 0x3f8, 9600 }; break;
@@ -958,6 +998,7 @@ static void test_format_round_trip(void **state)
 		case 15: y.simulate = SIM_X2APIC_NOSTICK; break;
 		case 16: y.nerrors = 3; y.errors[0][0] = 'x'; break;	/* errors excluded */
 		case 17: y.nofb = true; break;
+		case 18: y.fbscale = 2; break;
 		}
 		assert_true(options_equal(&x, &x));
 		if (f == 16)
@@ -1023,6 +1064,7 @@ static void test_fuzz(void **state)
 		"console=", "ttyS", "io:0x", "3f8", ",", "9600", "tests=", "skip=", "quick",
 		"verbose", "nosmp", "novga", "nofb", "iters=", "seed=", "cpus=", "timeout=",
 		"ap_timeout=", "exit=", "apic=", "simulate=", "x2apic-nostick", "qemu",
+		"fbscale=", "auto",
 		"halt", "=", " ", "\t", "0", "1", "99999999999999999999", "/boot/r.elf",
 		"\x01", "\xff", "a", ".", "-", "_",
 	};
@@ -1065,6 +1107,7 @@ int main(void)
 		cmocka_unit_test(test_console),
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_enums_and_simulate),
+		cmocka_unit_test(test_fbscale),
 		cmocka_unit_test(test_simulate_cpuid),
 		cmocka_unit_test(test_flag_with_value_and_value_missing),
 		cmocka_unit_test(test_error_cap),

@@ -14,8 +14,10 @@ run.py judges it like any other case.
 
 As a library: decode(ppm) reads a screendump back as text, cell by cell,
 with the kernel's own font (lib/font5x7.c) and cell geometry
-(kernel/fbcon.h): a cell counts as a character only when its pixels match
-that glyph exactly, so firmware or GRUB text never decodes.
+(kernel/fbcon.h) at the console's text scale (found from the status line,
+or given): a cell counts as a character only when its pixels match that
+glyph exactly, magnified by the scale, in one colour on another, so
+firmware or GRUB text never decodes.
 """
 import argparse
 import os
@@ -27,6 +29,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CELL_W, CELL_H, GX0, GY0 = 8, 16, 1, 1  # kernel/fbcon.h, kernel/fbcon.c
+SCALES = (1, 2, 3)  # kernel/fbcon.h: 1..FBCON_SCALE_MAX
 
 
 def read_ppm(path):
@@ -65,29 +68,33 @@ def load_font():
     return font
 
 
-def cell_pattern(w, pix, col, row):
-    """The cell's 5x7 font bits if it is exactly one gray on another in the
-    glyph layout (each font pixel 1 wide, 2 tall; border background), else
-    None."""
-    x0, y0 = col * CELL_W, row * CELL_H
-    grays = []
-    for y in range(CELL_H):
-        off = ((y0 + y) * w + x0) * 3
-        line = pix[off:off + CELL_W * 3]
-        for x in range(CELL_W):
-            r, g, b = line[3 * x], line[3 * x + 1], line[3 * x + 2]
-            if r != g or g != b:
+def cell_pattern(w, pix, col, row, scale=1):
+    """The cell's 5x7 font bits, background and foreground colour if it is
+    exactly one colour on another in the glyph layout (each font pixel 1
+    wide, 2 tall; border background), magnified `scale` times (every
+    pixel an s x s block), else None."""
+    cw = CELL_W * scale
+    x0, y0 = col * cw, row * CELL_H * scale
+    vals = []
+    for by in range(CELL_H):
+        lines = [pix[((y0 + by * scale + k) * w + x0) * 3:((y0 + by * scale + k) * w + x0 + cw) * 3]
+                 for k in range(scale)]
+        if any(ln != lines[0] for ln in lines[1:]):
+            return None
+        for bx in range(CELL_W):
+            block = lines[0][bx * scale * 3:(bx + 1) * scale * 3]
+            if block != block[:3] * scale:
                 return None
-            grays.append(r)
-    bg = grays[0]  # cell corner: always background
-    fgs = set(v for v in grays if v != bg)
+            vals.append(bytes(block[:3]))
+    bg = vals[0]  # cell corner: always background
+    fgs = set(v for v in vals if v != bg)
     if len(fgs) > 1:
         return None
     fg = fgs.pop() if fgs else None
     bits = []
     for fr in range(7):
-        top = [grays[(GY0 + 2 * fr) * CELL_W + x] for x in range(CELL_W)]
-        bot = [grays[(GY0 + 2 * fr + 1) * CELL_W + x] for x in range(CELL_W)]
+        top = vals[(GY0 + 2 * fr) * CELL_W:(GY0 + 2 * fr + 1) * CELL_W]
+        bot = vals[(GY0 + 2 * fr + 1) * CELL_W:(GY0 + 2 * fr + 2) * CELL_W]
         if top != bot or top[0] != bg or any(v != bg for v in top[GX0 + 5:]):
             return None
         v = 0
@@ -95,24 +102,35 @@ def cell_pattern(w, pix, col, row):
             v = v << 1 | (top[GX0 + x] == fg)
         bits.append(v)
     for y in (0, CELL_H - 1):  # rows outside the glyph are background
-        if any(v != bg for v in grays[y * CELL_W:(y + 1) * CELL_W]):
+        if any(v != bg for v in vals[y * CELL_W:(y + 1) * CELL_W]):
             return None
     return tuple(bits), bg, fg
 
 
-def decode(path):
-    """Screen text, one string per text row (cells that are no glyph of the
-    font read as '\\0'), trailing blanks removed."""
-    w, h, pix = read_ppm(path)
-    font = load_font()
+def decode_at(w, h, pix, font, scale):
     out = []
-    for row in range(h // CELL_H):
+    for row in range(h // (CELL_H * scale)):
         s = []
-        for col in range(w // CELL_W):
-            p = cell_pattern(w, pix, col, row)
+        for col in range(w // (CELL_W * scale)):
+            p = cell_pattern(w, pix, col, row, scale)
             s.append(font.get(p[0], "\0") if p else "\0")
         out.append("".join(s).rstrip(" \0"))
     return out
+
+
+def decode(path, scale=None):
+    """Screen text, one string per text row (cells that are no glyph of the
+    font read as '\\0'), trailing blanks removed.  scale None: the first
+    scale whose row 0 reads as ringlab's status line (else 1)."""
+    w, h, pix = read_ppm(path)
+    font = load_font()
+    if scale:
+        return decode_at(w, h, pix, font, scale)
+    for s in SCALES:
+        rows = decode_at(w, h, pix, font, s)
+        if rows and rows[0].startswith("ringlab "):
+            return rows
+    return decode_at(w, h, pix, font, 1)
 
 
 def hmp(sock_path, command, timeout=10):
