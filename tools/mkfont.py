@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/font5x7.txt -> lib/font5x7.c (issue 11).  Run after editing the
+"""tools/font5x7.txt -> lib/font5x7.c.  Run after editing the
 art: python3 tools/mkfont.py > lib/font5x7.c"""
 import os
 import sys
