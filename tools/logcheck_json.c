@@ -89,6 +89,35 @@ static void jfrom(FILE *f, struct slice s)
 	fputc(']', f);
 }
 
+/* A diagnostic that states a conclusion ends with the environment it was
+ * drawn in, "... (env=<token>)" or "... (env=<token>; <note>)"
+ * (docs/log-format.md, "Conclusions and the environment"): such a line
+ * gets "env": <token>, so that a reader can tell conclusions from other
+ * diagnostics without parsing the text itself. */
+static void jconclusion_env(FILE *f, struct slice v)
+{
+	static const char tag[] = " (env=";
+	const size_t tn = sizeof(tag) - 1;
+	size_t at = v.n, end;
+
+	if (v.n < tn + 2 || v.p[v.n - 1] != ')')
+		return;
+	for (size_t i = v.n - tn; i-- > 0;) {	/* the last " (env=" */
+		if (!memcmp(v.p + i, tag, tn)) {
+			at = i + tn;
+			break;
+		}
+	}
+	if (at == v.n)
+		return;
+	for (end = at; end < v.n - 1 && v.p[end] != ';' && v.p[end] != ' ' && v.p[end] != ')'; end++)
+		;
+	if (end == at || (v.p[end] != ';' && end != v.n - 1))
+		return;
+	fputs(", \"env\": ", f);
+	jstr(f, v.p + at, end - at);
+}
+
 /* The first answer per key, for the "answers" object after the events:
  * the slices point into the text logcheck_json() was given, which lives
  * until it returns. */
@@ -170,6 +199,10 @@ static void print_event(struct jctx *j, const struct logcheck_event *ev, const u
 		fprintf(f, ", \"of\": %llu", (unsigned long long)ev->num);
 		break;
 	case LC_EV_DIAG:
+		fputs(", \"value\": ", f);
+		jslice(f, ev->value);
+		jconclusion_env(f, ev->value);
+		break;
 	case LC_EV_PANIC:
 		fputs(", \"value\": ", f);
 		jslice(f, ev->value);

@@ -159,11 +159,12 @@ p = P(); page = open(sys.argv[3]).read(); p.feed(page)
 d = json.loads(subprocess.run([sys.argv[4], "--json", sys.argv[2]], capture_output=True).stdout)
 assert p.tags.count("svg") == d["counts"]["hists"] > 0, (p.tags.count("svg"), d["counts"]["hists"])
 assert not p.ext, p.ext
-assert page.index("<h1>") < page.index("<h2>Results") < page.index("<h2>Metrics"), "verdict first"
+assert page.index("<h1>") < page.index('id="environment"') < page.index('<h2 id="contents"') < \
+    page.index('class="suite"'), "verdict, banner, contents, then the suites"
 subprocess.run([sys.argv[1], "html", sys.argv[5], "-o", sys.argv[3] + ".fail.html"], check=True)
 fail = open(sys.argv[3] + ".fail.html").read()
-assert fail.index("<h2>Failures") < fail.index("<h2>Results"), "failures before the results"
-assert "fault.unexpected" in fail[:fail.index("<h2>Results")].replace("</td><td>", ".")
+assert fail.index('<h2 id="failures"') < fail.index('<h2 id="contents"'), "failures before the suites"
+assert "fault.unexpected" in fail[:fail.index('<h2 id="contents"')], "the failing case is named"
 print(p.tags.count("svg"), "histograms")
 PY
 # compare: every metric of both, ratios; a log against itself gives 1.00
@@ -237,8 +238,7 @@ import re, subprocess, sys
 r, a, page = sys.argv[1:]
 subprocess.run([r, "html", a, "-o", page], check=True)
 p = open(page).read()
-res = p[p.index("<h2>Results"):p.index("<h2>Metrics")]
-assert "<th>time ms</th>" in res
+res = p[p.index('<h2 id="contents"'):]
 for ms in ("1.500", "0.250", "10.000", "2.000"):
     assert '<td class="t">%s</td>' % ms in res, ms
 assert len(re.findall(r"suite total</i></td>.*?<b>(2\.000|12\.500)</b>", res)) == 2, "suite totals"
@@ -288,8 +288,8 @@ import subprocess, sys
 r, log, page, fail = sys.argv[1:]
 subprocess.run([r, "html", log, "-o", page], check=True)
 p = open(page).read()
-a = p.index("<h2>Answers")
-assert p.index("<h1>") < a < p.index("<h2>Machine") < p.index("<h2>Results"), "answers first"
+a = p.index('<h2 id="answers"')
+assert p.index("<h1>") < p.index('id="environment"') < a < p.index('<h2 id="contents"'), "banner, then answers"
 table = p[a:p.index("</table>", a)]
 for k in ("wrmsr_fence", "rdtsc_order", "nt_clear", "tlb_flush", "tlb_shootdown", "ipi_cost",
           "tscdeadline", "spec_cost", "litmus", "fence_cost"):
@@ -299,7 +299,7 @@ for col in ("question", "answer", "evidence metrics", "control", "env"):
     assert "<th>%s</th>" % col in table, col
 subprocess.run([r, "html", fail, "-o", page + ".fail.html"], check=True)
 f = open(page + ".fail.html").read()
-assert f.index("<h2>Answers") < f.index("<h2>Failures") < f.index("<h2>Results"), "answers, failures, rest"
+assert f.index('<h2 id="answers"') < f.index('<h2 id="failures"') < f.index('<h2 id="contents"'), "answers, failures, rest"
 print("answers table first, then failures")
 PY
 judge report-answers-json "json has no answers object" /usr/bin/python3 - "$REPORT" "$ADATA/intel-bare-metal.log" "$T/pass-kernel-smp4.log" <<'PY'
@@ -366,7 +366,7 @@ t = subprocess.run([r, "compare", a, b], check=True, capture_output=True, text=T
 assert t.index("Answers") < t.index("Metrics:"), "answers first"
 assert re.search(r"fence_cost\s+CHANGED", t) and re.search(r"wrmsr_fence\s+same", t), t
 assert "1 of 10 answers changed" in t
-assert "significant" in t and "outside the other run's spread" in t
+assert "significant" in t and "[min..p99] do not overlap" in t
 assert "Only in A (1): fence.alone.cpuid" in t and "Only in B (1): fence.alone.sfence" in t, t
 rows = {x["metric"]: x for x in csv.DictReader(io.StringIO(subprocess.run(
     [r, "compare", "--csv", a, b], check=True, capture_output=True, text=True).stdout))}
@@ -389,4 +389,214 @@ judge report-bad-input "bad input crashed the tool" bash -c '
 	"$0" check /nonexistent/x.log 2>>"$2"; rc2=$?
 	[ "$rc1" = 0 ] && [ "$rc2" = 2 ] && ! grep -q Traceback "$2" &&
 	"$0" tap "$1" | grep -q "^not ok 1 - ringlab.log"' "$REPORT" "$T/garbage.log" "$T/bad.err"
+# ---- the reading report (text and html) and compare's decisions, on the
+# synthetic logs of tests/host/data/report/mk-logs.py (a.log, b.log) and
+# two real quick TCG runs of one build with different seeds
+# (tcg-seed1.log, tcg-seed7.log; tests/host/data/report/README.md)
+RDATA=tests/host/data/report
+judge report-text-banner "text: verdict, banner, answers, contents or sections missing or out of order" /usr/bin/python3 - "$REPORT" "$RDATA/b.log" "$RDATA/a.log" "$ADATA/amd-kvm.log" <<'PY'
+import re, subprocess, sys
+r, b, a, kvm = sys.argv[1:]
+def text(log):
+    p = subprocess.run([r, "text", log], capture_output=True, text=True)
+    assert p.returncode == 0 and not p.stderr, (p.returncode, p.stderr)
+    return p.stdout
+t = text(b)
+assert t.startswith("ringlab run: FAIL "), t[:80]
+order = ["== Environment: HYPERVISOR (hypervisor:KVMKVMKVM)", "== Answers", "== Failures",
+         "== Contents", "== 1. demo: fail", "== Identity"]
+pos = [t.index(x) for x in order]
+assert pos == sorted(pos), list(zip(order, pos))
+banner = t[pos[0]:pos[1]]
+for k, v in (("system", 'product="Lab Box 9000"'), ("board", 'product="MB-1"'),
+             ("bios", 'vendor="Synthetic BIOS Inc."'), ("cpu.brand", "Synthetic CPU @ 3.00GHz"),
+             ("cpu.signature", "model=0x55")):
+    assert re.search(r"^  %s +.*%s" % (re.escape(k), re.escape(v)), banner, re.M), (k, banner)
+assert re.search(r"^  FAIL +demo\.breaks: synthetic failure of breaks$", t, re.M)
+assert re.search(r"^ +1\. demo +fail +7 cases +16 metrics +8\.500 ms$", t, re.M), "contents line"
+assert "== Environment: BARE METAL (bare-metal)" in text(a)
+# the answers block right after the banner
+k = text(kvm)
+assert k.index("== Environment: HYPERVISOR") < k.index("== Answers (env=hypervisor:KVMKVMKVM)") < \
+    k.index("  fence_cost     mfence 17, lfence 7 cycles (p50).") < k.index("== Contents")
+print("banner with system/board/bios/cpu lines, answers, failures, contents, sections")
+PY
+judge report-text-sections "text: a suite section lacks its conclusions, case times, table, matrix or histogram" /usr/bin/python3 - "$REPORT" "$RDATA/b.log" <<'PY'
+import re, subprocess, sys
+r, b = sys.argv[1:]
+t = subprocess.run([r, "text", b], check=True, capture_output=True, text=True).stdout
+sec = t[t.index("== 1. demo"):t.index("== Identity")]
+# the conclusion (a diagnostic with env=) in the suite's section, first
+assert sec.index("  conclusions:\n    summary: the shifted latency is 220 cycles (p50) (env=hypervisor:KVMKVMKVM)") \
+    < sec.index("  case "), sec[:300]
+assert re.search(r"^  breaks +fail +5\.250  synthetic failure of breaks$", sec, re.M), "case time"
+# one compact table per case, names relative to the case
+assert re.search(r"^    lat +100 +200 +220 +240 +260 +300 +cycles$", sec, re.M), "demo.shifted table row"
+# the grid demo.grid.<method>.<pages>p.<cpus>cpu as pages x CPUs, one matrix per method
+g = sec[sec.index("matrix ipi.<row>.<column>: p50 in cycles"):]
+rows = g.splitlines()[1:5]
+assert re.match(r"^ +1cpu +2cpu$", rows[0]), rows
+assert [x.split() for x in rows[1:]] == [["1p", "112", "124"], ["8p", "196", "292"], ["64p", "868", "1636"]], rows
+assert "matrix full.<row>.<column>" in sec
+# negative control: a case with one metric gets no matrix
+stable = sec[sec.index("-- demo.stable"):sec.index("-- demo.shifted")]
+assert "matrix" not in stable, stable
+# the histogram with its percentile markers and unit
+h = sec[sec.index("    histograms:"):]
+l1, l2 = h.splitlines()[2:4]
+assert re.match(r"^ +200 cycles \|.{16}\| 264 cycles, 2 above$", l1), l1
+marks = l2[l1.index("|") + 1:l1.index("|") + 17]
+assert marks.index("5") < marks.index("9") < marks.index("!") == 15, marks
+assert l2.endswith("p50=220 p90=240 p99=260"), l2
+print("conclusions, case times, tables, 2 matrices, histogram markers")
+PY
+judge report-text-real "text of a real TCG run: banner or matrices wrong" /usr/bin/python3 - "$REPORT" "$RDATA/tcg-seed1.log" <<'PY'
+import re, subprocess, sys
+r, log = sys.argv[1:]
+t = subprocess.run([r, "text", log], check=True, capture_output=True, text=True).stdout
+assert "== Environment: EMULATOR (emulator:qemu-tcg)" in t
+assert re.search(r'^  system +vendor="QEMU"', t, re.M) and re.search(r"^  bios +vendor=", t, re.M)
+def section(name):
+    m = re.search(r"^== \d+\. %s: " % name, t, re.M)
+    end = t.find("\n== ", m.end())
+    return t[m.start():end]
+tlb, clear, ipi = section("tlb"), section("clear"), section("ipi")
+# TLB shootdown: pages x CPUs, one matrix per method
+m = tlb[tlb.index("matrix ipi_invlpg.<row>.<column>"):].splitlines()
+assert m[1].split() == ["1cpu", "2cpu", "4cpu"], m[1]
+assert [x.split()[0] for x in m[2:7]] == ["1p", "2p", "8p", "32p", "64p"], m[2:7]
+assert "summary: IPI shootdown of 1 page" in tlb[:tlb.index("  case ")], "tlb's conclusions"
+# clear: sizes x methods, one matrix per CPU count
+m = clear[clear.index("matrix <column>.<row>.1cpu"):].splitlines()
+assert m[1].split()[:2] == ["rep_stosb", "rep_stosq"] and [x.split()[0] for x in m[2:4]] == ["4KiB", "2MiB"], m[:4]
+assert "crossover whole-range 1 CPU:" in clear[:clear.index("  case ")], "clear's conclusions"
+# ipi: APIC mode x fence for the partner same_package.0
+m = ipi[ipi.index("matrix cycles.<row>.<column>.same_package.0"):].splitlines()
+assert m[1].split() == ["nofence", "mfence_lfence"] and m[2].split()[0] == "x2apic", m[:4]
+print("emulator banner; tlb pages x CPUs, clear sizes x methods, ipi mode x fence")
+PY
+judge report-html-sections "html: contents, suite sections, matrices or markers missing" /usr/bin/python3 - "$REPORT" "$RDATA/tcg-seed1.log" "$T/sections.html" <<'PY'
+import re, subprocess, sys
+r, log, page = sys.argv[1:]
+subprocess.run([r, "html", log, "-o", page], check=True)
+p = open(page).read()
+toc = p[p.index('<h2 id="contents"'):p.index('class="suite"')]
+links = re.findall(r'<a href="#suite-([a-z_]+)">', toc)
+assert links == ["ipi", "tlb", "clear"], links
+for s in links:
+    assert '<h2 id="suite-%s" class="suite">' % s in p, s
+assert 'id="environment" style="background:#fdd"><b>Environment: emulator</b>' in p
+clear = p[p.index('id="suite-clear"'):]
+assert clear.index('<p class="concl">crossover whole-range 1 CPU:') < clear.index('<table class="cases">')
+assert p.count('<table class="m">') == 5, p.count('<table class="m">')  # ipi.oneway 1, tlb.shootdown 2, clear.bandwidth 2
+assert '<caption>ipi_invlpg.&lt;row&gt;.&lt;column&gt;: p50 cycles</caption><tr><th></th><th>1cpu</th><th>2cpu</th><th>4cpu</th>' in p
+assert p.count("<svg") == p.count('<div class="hist">') > 0
+for k in ("p50", "p90", "p99"):
+    assert p.count('fill="#%s" text-anchor="middle">%s</text>' % ({"p50": "080", "p90": "c80", "p99": "c00"}[k], k)) == p.count("<svg"), k
+import json
+d = json.loads(subprocess.run([r, "json", log], check=True, capture_output=True).stdout)
+with_metrics = sum(1 for x in d["suites"] for c in x["cases"] if c["metrics"])
+assert p.count('<table class="metrics">') == with_metrics, "one compact table per case with metrics"
+print(len(links), "sections,", p.count('<table class="m">'), "matrices,", p.count("<svg"), "histograms with p50/p90/p99")
+PY
+judge report-compare-verdicts "compare: verdict changes not first or not ordered worse-first" /usr/bin/python3 - "$REPORT" "$RDATA/a.log" "$RDATA/b.log" <<'PY'
+import re, subprocess, sys
+r, a, b = sys.argv[1:]
+t = subprocess.run([r, "compare", a, b], check=True, capture_output=True, text=True).stdout
+v = t.index("Verdicts: run status A fail -> B fail; 3 case(s) changed result:")
+assert v < t.index("Answers") < t.index("Suite durations") < t.index("Significant differences") < t.index("\nmetric "), "verdicts first"
+lines = [l for l in t[v:t.index("Answers")].splitlines()[1:] if not l.startswith("          ")]
+assert [l.split()[:2] for l in lines if l] == [["WORSE", "demo.breaks"], ["better", "demo.fixed"], ["better", "demo.newcase"]], lines
+assert re.search(r"^  WORSE +demo\.breaks +pass -> fail\n +B: synthetic failure of breaks$", t, re.M)
+assert re.search(r"^  better +demo\.newcase +\(absent\) -> pass$", t, re.M)
+# a log against itself: nothing changed
+s = subprocess.run([r, "compare", a, a], check=True, capture_output=True, text=True).stdout
+assert "0 case(s) changed result." in s
+print("3 verdict changes, worse first, before everything else")
+PY
+judge report-compare-significance "compare: significance, digits or threshold wrong" /usr/bin/python3 - "$REPORT" "$RDATA/a.log" "$RDATA/b.log" <<'PY'
+import csv, io, re, subprocess, sys
+r, a, b = sys.argv[1:]
+def run(*args):
+    p = subprocess.run([r, "compare"] + list(args), capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+rc, out, _ = run("--csv", a, b)
+rows = {x["metric"]: x for x in csv.DictReader(io.StringIO(out))}
+# [min..p99]: shifted 100..130 vs 200..260 apart; stable 100..130 both; the
+# grid's 1p cells 105..120 vs 107..122 overlap, its 64p cells do not
+assert rows["demo.shifted.lat"]["B~A"] == "*" and rows["demo.shifted.lat"]["B/A"] == "2.00"
+assert rows["demo.stable.lat"]["B~A"] == "" and rows["demo.grid.ipi.1p.1cpu"]["B~A"] == ""
+assert rows["demo.grid.ipi.64p.1cpu"]["B~A"] == "*"
+assert rows["demo.tiny.fraction"]["B~A"] == "?", "a scalar has no spread"
+# small numbers keep their digits
+assert rows["demo.tiny.fraction"]["A"] == "0.0038" and rows["demo.tiny.fraction"]["B"] == "0.0076"
+assert rows["demo.tiny.rate"]["B/A"] == "0.00100", rows["demo.tiny.rate"]
+rc, t, _ = run(a, b)
+assert "[min..p99] do not overlap" in t and "fewer than 5 samples" in t, "the rule is in the legend"
+assert re.search(r"^demo\.tiny\.fraction +ratio +value +0\.0038 +0\.0076 +2\.00 +\?", t, re.M)
+sig = t[t.index("Significant differences (9)"):t.index("\nmetric ")].splitlines()[1:]
+assert sig[0].split()[0] == "demo.shifted.lat", "largest factor first"
+# --threshold 1.5: only what changed by 1.5x or more, either way
+rc, t, _ = run("--threshold", "1.5", a, b)
+table = t[t.index("\nmetric "):t.index(" metrics compared")]
+names = re.findall(r"^(demo\.\S+)", table, re.M)
+assert names == ["demo.shifted.lat", "demo.tiny.fraction", "demo.tiny.rate"], names
+assert "13 hidden" in t
+for bad in (["--threshold", "0.5"], ["--threshold", "x"], ["--threshold", "nan"]):
+    rc, out, err = run(*bad + [a, b])
+    assert rc == 2 and not out and len(err.splitlines()) == 1 and err.startswith("ringlab-report: error:"), (bad, rc, err)
+print("significance by [min..p99], 0.0038 kept, threshold 1.5 keeps 3 of 16")
+PY
+judge report-compare-seeds "compare of two seeds does not line up every metric, or misses a seed-named one" /usr/bin/python3 - "$REPORT" "$RDATA/tcg-seed1.log" "$RDATA/tcg-seed7.log" "$T/seed7-oldnames.log" "$BUILD/logcheck" <<'PY'
+import json, re, subprocess, sys, zlib
+r, a, b, planted, lc = sys.argv[1:]
+def cpus(log):
+    d = json.loads(subprocess.run([lc, "--json", log], capture_output=True).stdout)
+    return {e["name"]: e["fields"].get("cpu") for e in d["events"]
+            if e["k"] == "metric" and e["name"].startswith("ipi.oneway.")}
+ca, cb = cpus(a), cpus(b)
+assert ca.keys() == cb.keys() and len(ca) == 4, (ca, cb)
+assert set(ca.values()) != set(cb.values()), "the two seeds chose different partner CPUs"
+t = subprocess.run([r, "compare", a, b], check=True, capture_output=True, text=True).stdout
+assert "Only in A (0): -" in t and "Only in B (0): -" in t, t[-400:]
+assert "In some logs only" not in t
+# planted: B with the partner's CPU number in the name, as tests/ipi.c named
+# it before (cycles.<mode>.<fence>.<relation>.cpu<N>); resealed so the log is valid
+lines = open(b).read().split("\n")
+lines = [re.sub(r"(ipi\.oneway\.cycles\.[^\s,]+?\.same_package)\.0\b", r"\1.cpu%s" % next(iter(cb.values())), l)
+         for l in lines if not l.startswith("# integrity:")]
+body = "".join(l + "\n" for l in lines if l != "")
+s = [i for i, l in enumerate(body.split("\n")) if l == "KTAP version 1"][-1]
+kept = body.split("\n")[s:-1]
+seal = "".join(l + "\n" for l in kept)
+open(planted, "w").write(body + "# integrity: lines=%d crc32=%08x\n" % (len(kept), zlib.crc32(seal.encode())))
+assert subprocess.run([lc, planted], capture_output=True).returncode == 0, "the planted log is valid"
+t = subprocess.run([r, "compare", a, planted], check=True, capture_output=True, text=True).stdout
+assert "Only in A (4): ipi.oneway.cycles." in t and "Only in B (4): ipi.oneway.cycles." in t, t[-600:]
+print("seeds 1 and 7: partners cpu %s vs %s, every metric lined up; the old names are caught"
+      % (sorted(set(ca.values())), sorted(set(cb.values()))))
+PY
+judge report-text-bad-input "text/compare/usage: bad input crashed or gave more than one error line" bash -c '
+	one_error() { [ "$(wc -l <"$1")" = 1 ] && grep -q "^ringlab-report: error: " "$1" && ! grep -q Traceback "$1"; }
+	"$0" text /nonexistent/x.log >/dev/null 2>"$1.1"; rc1=$?
+	"$0" compare "$2" >/dev/null 2>"$1.2"; rc2=$?
+	"$0" frobnicate "$2" >/dev/null 2>"$1.3"; rc3=$?
+	"$0" compare /nonexistent/x.log "$2" >/dev/null 2>"$1.4"; rc4=$?
+	"$0" text "$2" >"$1.out" 2>"$1.5"; rc5=$?
+	[ "$rc1" = 2 ] && [ "$rc2" = 2 ] && [ "$rc3" = 2 ] && [ "$rc4" = 2 ] && [ "$rc5" = 0 ] &&
+	one_error "$1.1" && one_error "$1.2" && one_error "$1.3" && one_error "$1.4" &&
+	grep -q "^ringlab-report: warning: .*fails the log check" "$1.5" &&
+	head -n 1 "$1.out" | grep -q "^ringlab run: incomplete"' "$REPORT" "$T/text-bad" "$T/garbage.log"
+judge report-logcheck-conclusions "logcheck --json does not mark the conclusion lines with env" /usr/bin/python3 - "$BUILD/logcheck" "$RDATA/tcg-seed1.log" <<'PY'
+import json, subprocess, sys
+lc, log = sys.argv[1:]
+ev = json.loads(subprocess.run([lc, "--json", log], capture_output=True).stdout)["events"]
+diag = [e for e in ev if e["k"] == "diag"]
+concl = [e for e in diag if "env" in e]
+assert concl and all(e["env"] == "emulator:qemu-tcg" and "(env=emulator:qemu-tcg" in e["value"] for e in concl)
+# every diagnostic that ends with the env tail is marked, no other
+tail = [e for e in diag if e["value"].endswith(")") and " (env=" in e["value"]]
+assert len(tail) == len(concl), (len(tail), len(concl))
+print(len(concl), "of", len(diag), "diagnostics are conclusions")
+PY
 exit 0

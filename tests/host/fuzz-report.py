@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Mutation fuzzing of the host tools' input handling (issue 12, item 5):
-tools/ringlab-report (every subcommand) and tools/ringlab-capture's live
+"""Mutation fuzzing of the host tools' input handling:
+tools/ringlab-report (every subcommand, text and compare --threshold
+included) and tools/ringlab-capture's live
 progress parser, fed corrupted ringlab logs.
 
 The log grammar itself is fuzzed with libFuzzer in tests/fuzz/fuzz_logcheck.c
@@ -16,7 +17,8 @@ suites, repeated runs) and produce well-formed output:
   - compare of two mutants works the same way;
   - Progress.line() of ringlab-capture never raises.
 
-Mutants are derived from tests/host/data/logs/*.log and, when present,
+Mutants are derived from tests/host/data/logs/*.log,
+tests/host/data/report/*.log and, when present,
 build/test-logs/*.log (real runs with metrics and histograms), with a fixed
 seed so a failure is reproducible; a failing input is kept in
 BUILD/fuzz-report/ with its traceback.  Hypothesis or atheris would do the
@@ -136,7 +138,7 @@ def reseal(data):
 def check_outputs(report, run, tmp):
     """Every single-log subcommand; raises on a malformed output."""
     ns = types.SimpleNamespace
-    for cmd in ("check", "tap", "ktap", "junit", "json", "csv", "html"):
+    for cmd in ("check", "tap", "ktap", "junit", "json", "csv", "html", "text"):
         path = os.path.join(tmp, "out." + cmd)
         if os.path.exists(path):
             os.unlink(path)
@@ -160,6 +162,9 @@ def check_outputs(report, run, tmp):
         elif cmd == "html":
             if text.count("</html>") != 1:
                 raise AssertionError("html output is not one closed document")
+        elif cmd == "text":
+            if not text.startswith("ringlab run: ") or "== Contents" not in text:
+                raise AssertionError("text output lacks its verdict line or contents")
 
 
 def fuzz(report, capture, seeds, runs, seed, crashdir):
@@ -195,7 +200,8 @@ def fuzz(report, capture, seeds, runs, seed, crashdir):
                             cpath = os.path.join(tmp, "out.compare")
                             for as_csv in (False, True):
                                 report.cmd_compare([prev, run], types.SimpleNamespace(
-                                    output=cpath, csv=as_csv, match=None, common=as_csv))
+                                    output=cpath, csv=as_csv, match=None, common=as_csv,
+                                    threshold=None if as_csv else 1.5))
                         prev = run
                     where = "capture"
                     for live in (False, True):
@@ -240,6 +246,9 @@ def main(argv):
         return 0
 
     files = sorted(glob.glob(os.path.join(ROOT, "tests", "host", "data", "logs", "*.log")))
+    # real quick runs with histograms, grids and conclusion lines, and the
+    # synthetic compare pair (tests/host/data/report/)
+    files += sorted(glob.glob(os.path.join(ROOT, "tests", "host", "data", "report", "*.log")))
     files += sorted(glob.glob(os.path.join(build, "test-logs", "*.log")))[:40]
     seeds = []
     for p in files:
