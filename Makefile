@@ -31,7 +31,7 @@ KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 	      $(BUILD)/k/version.o
 
 .PHONY: all clean run run-iso run-uefi test hosted host-tests check-host check-build \
-	check-tools check-hosted check-qemu check-bochs list-qemu help deps FORCE bench dist
+	check-tools check-hosted check-qemu check-bochs check-docs list-qemu help deps FORCE bench dist
 # build/logcheck too: every host tool judges logs with it (tools/run-qemu.sh,
 # tools/run-bochs.sh, tools/ringlab-capture, tools/ringlab-report, LAVA).
 all: $(BUILD)/ringlab.elf $(BUILD)/ringlab.iso $(BUILD)/mbforge.elf $(BUILD)/logcheck
@@ -49,6 +49,7 @@ help:
 	@echo '  make check-hosted  only the hosted run (build/ringlab-hosted quick)'
 	@echo '  make check-qemu CASE=smp288-x2apic   one QEMU case (CASE=a,b for several)'
 	@echo '  make list-qemu     names of the QEMU cases'
+	@echo '  make check-docs    only the docs: generated suite reference, links (tools/gen-suites-doc)'
 	@echo '  make check-bochs   only the Bochs boots (tools/run-bochs.sh; Ice Lake and Ryzen models)'
 	@echo '  make hosted        build build/ringlab-hosted (Linux user-space runner)'
 	@echo '  make bench         benchmark table: TCG/KVM boot, quick, per suite, ISO (N=runs; not a test)'
@@ -59,7 +60,7 @@ help:
 	@echo 'host tools (after make; each has --help):'
 	@echo '  tools/run-qemu.sh, tools/run-bochs.sh   boot in QEMU / Bochs, judge the log'
 	@echo '  build/logcheck LOG                      check a serial log (--json, --require-answers)'
-	@echo '  tools/ringlab-report check|tap|junit|json|csv|html|times|compare|answers LOG...'
+	@echo '  tools/ringlab-report check|tap|junit|json|csv|html|text|times|compare|answers LOG...'
 	@echo '  tools/ringlab-capture                   capture a serial console to build/logs/'
 
 # A release a lab can keep and re-flash (tools/make-dist.sh says what is in
@@ -165,7 +166,7 @@ HOST_DEPS_physrange := lib/physrange.c
 HOST_DEPS_mptable  := arch/x86/mptable.c arch/x86/acpi.c arch/x86/acpi_spcr.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_tlbflush :=
 HOST_DEPS_ioapic   :=
-HOST_DEPS_memsize  := lib/memsize.c arch/x86/meminfo.c lib/string.c lib/printf.c
+HOST_DEPS_memsize  := lib/memsize.c arch/x86/meminfo.c arch/x86/cpuinfo.c lib/string.c lib/printf.c
 HOST_DEPS_litmus   := lib/litmus.c lib/string.c lib/printf.c
 HOST_DEPS_pmu      := arch/x86/pmu.c lib/string.c lib/printf.c
 HOST_DEPS_acpi_spcr := arch/x86/acpi_spcr.c lib/string.c lib/printf.c
@@ -292,6 +293,9 @@ list-qemu:
 # Bochs, the second emulator (tools/run-bochs.sh, tools/bochs/case.sh).
 check-bochs: all $(BUILD)/logcheck
 	BUILD=$(BUILD) tests/run-all.sh bochs
+
+check-docs: all hosted
+	BUILD=$(BUILD) tests/run-all.sh docs
 
 clean:
 	rm -rf $(BUILD)

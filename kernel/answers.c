@@ -35,6 +35,47 @@ static struct {
 	bool cut;		/* a later sentence or metric did not fit */
 } answers[NQ];
 
+static bool listing;
+
+void answers_listing(void)
+{
+	listing = true;
+}
+
+/* Whether the comma-separated list names suite, alone or as suite.case. */
+static bool names_suite(const char *list, const char *suite)
+{
+	size_t n = strlen(suite);
+
+	for (const char *p = list; *p;) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		size_t len = 0;
+
+		while (p[len] && p[len] != ',')
+			len++;
+		if (len >= n && !strncmp(p, suite, n) && (len == n || p[n] == '.'))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+int answers_keys(const char *suite, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < NQ && len < size; i++)
+		if (names_suite(questions[i].suites, suite))
+			len += (size_t)rl_snprintf(buf + len, size - len, "%s%s", len ? "," : "",
+						   questions[i].key);
+	if (!len)
+		return rl_snprintf(buf, size, "-");
+	return (int)len;
+}
+
 static int find(const char *key)
 {
 	for (unsigned i = 0; i < NQ; i++)
@@ -89,6 +130,8 @@ void answers_print(void)
 {
 	const char *env = plat_env(), *note = plat_env_note();
 
+	if (listing)
+		return;
 	rep_diag("answers: env=%s", env);
 	for (unsigned i = 0; i < NQ; i++) {
 		if (!answers[i].set) {
@@ -97,7 +140,7 @@ void answers_print(void)
 			continue;
 		}
 		/* the tail is never cut: the text gives way to fit the line */
-		char tail[ANSWER_FROM + 120];
+		char tail[REP_LINE_MAX];
 		int room;
 
 		rl_snprintf(tail, sizeof(tail), "%s%s (from=%s; control=%s; env=%s)",

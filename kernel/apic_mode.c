@@ -230,3 +230,13 @@ bool smp_set_apic_mode(enum apic_mode m, char *why, unsigned why_size)
 	}
 	return true;
 }
+
+bool plat_apic_mode_allowed(enum apic_mode m, char *why, size_t whysz)
+{
+	return smp_apic_mode_allowed(m, why, (unsigned)whysz);
+}
+
+bool plat_set_apic_mode(enum apic_mode m, char *why, size_t whysz)
+{
+	return smp_set_apic_mode(m, why, (unsigned)whysz);
+}

@@ -1,11 +1,21 @@
 /* The parts of the CPU-set API in kernel/platform.h that need only the
- * platform's primitives (plat_online, plat_cpu_relation, plat_call_many):
- * shared by the kernel and the hosted build. */
+ * platform's primitives (plat_ncpus, plat_online, plat_cpu_relation,
+ * plat_call_many): shared by the kernel and the hosted build. */
 #include "kernel/platform.h"
 #include "lib/rand.h"
 
 /* Enough for the kernel's MAX_CPUS and the hosted build's threads. */
 #define CPU_SET_MAX 4096
+
+unsigned plat_other_cpus(unsigned *out, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 1; i < plat_ncpus() && n < max; i++)
+		if (plat_online(i))
+			out[n++] = i;
+	return n;
+}
 
 unsigned plat_online_cpus(unsigned *out, unsigned max)
 {

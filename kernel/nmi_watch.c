@@ -2,7 +2,7 @@
  *
  * The case budget is enforced by the boot CPU's own LAPIC timer
  * (arch/x86/apic_timer.c), a maskable interrupt: a case that spins with
- * interrupts off never sees it (issue 12 D3).  So one AP, the watcher,
+ * interrupts off never sees it (SDM vol. 3 §6.8.1).  So one AP, the watcher,
  * runs a periodic timer tick; at each tick it compares the TSC with the
  * boot CPU's published case deadline and, once it is NMI_WATCH_GRACE past,
  * sets the boot CPU's timeout_req to the case's sequence number and sends
@@ -64,7 +64,6 @@
 #define UP_ISA_IRQ		0	/* PIT channel 0's output */
 #define UP_PROBE_MS		300	/* wait for the first ticks when arming */
 #define UP_PROBE_TICKS		2
-#define MADT_PCAT_COMPAT	(1u << 0)
 
 _Static_assert(UP_PIT_DIVISOR > 0 && UP_PIT_DIVISOR <= 0xffff, "PIT divisor out of range");
 
@@ -153,7 +152,7 @@ static bool up_start(char *why, size_t why_size)
 			    cpus[0]->apic_id);
 		return false;
 	}
-	if ((acpi.madt_flags & MADT_PCAT_COMPAT) && !pic_irq_masked(UP_ISA_IRQ)) {
+	if ((acpi.madt_flags & ACPI_MADT_PCAT_COMPAT) && !pic_irq_masked(UP_ISA_IRQ)) {
 		/* IRQ 0 would also reach the CPU through the 8259. */
 		rl_snprintf(why, why_size, "the 8259 leaves IRQ 0 unmasked");
 		return false;

@@ -1,23 +1,17 @@
-/* Kernel implementation of the platform API's non-SMP parts and of the
- * per-case execution the runner relies on. */
+/* Kernel implementation of the platform API's non-SMP parts: time, CPU
+ * identity and environment, the boot state's accessors, memory, interrupt
+ * windows.  Running a case is kernel/case_run.c's; the SMP parts are
+ * kernel/smp.c's and kernel/cpu_rel.c's. */
 #include "kernel/platform.h"
-#include "arch/x86/apic.h"
-#include "arch/x86/apic_timer.h"
 #include "arch/x86/catch.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/cpuenv.h"
-#include "arch/x86/traps.h"
 #include "arch/x86/tsc.h"
-#include "arch/x86/tsc_read.h"
-#include "arch/x86/vectors.h"
+#include "kernel/fbcon_boot.h"
 #include "kernel/kernel.h"
 #include "kernel/mm.h"
-#include "kernel/panic.h"
-#include "arch/x86/percpu.h"
 #include "kernel/nmi_watch.h"
-#include "kernel/apic_mode.h"
-#include "kernel/smp.h"
-#include "kernel/test.h"
+#include "kernel/panic.h"
 
 uint64_t plat_tsc_hz(void)
 {
@@ -27,6 +21,46 @@ uint64_t plat_tsc_hz(void)
 const struct cpuinfo *plat_cpu_info(void)
 {
 	return &boot_cpu;
+}
+
+const struct acpi_info *plat_acpi(void)
+{
+	return &acpi;
+}
+
+const struct boot_info *plat_boot_info(void)
+{
+	return &boot_info;
+}
+
+const struct options *plat_options(void)
+{
+	return &boot_options;
+}
+
+const char *plat_version(void)
+{
+	return ringlab_version;
+}
+
+uint64_t plat_ram_bytes(void)
+{
+	return mm_ram_bytes();
+}
+
+bool plat_fb_range(uint64_t *pa, uint64_t *len)
+{
+	return fbcon_boot_range(pa, len);
+}
+
+bool plat_nmi_watch_available(void)
+{
+	return nmi_watch_available();
+}
+
+void plat_panic(const char *why)
+{
+	panic("%s", why);
 }
 
 static const struct cpu_env *env_get(void)
@@ -79,84 +113,4 @@ uint64_t plat_irq_save(void)
 void plat_irq_restore(uint64_t flags)
 {
 	irq_restore(flags);
-}
-
-static void describe_fault(struct test_ctx *t, const struct catch_frame *f)
-{
-	char extra[64] = "";
-
-	if (f->vector == X86_TRAP_PF)
-		rl_snprintf(extra, sizeof(extra), " cr2=0x%llx", (unsigned long long)f->cr2);
-	rl_snprintf(t->reason, sizeof(t->reason),
-		    "unexpected %s (vector %d, %s) error=0x%llx at rip=0x%llx%s",
-		    exception_mnemonic((unsigned)f->vector), f->vector,
-		    exception_name((unsigned)f->vector), (unsigned long long)f->error_code,
-		    (unsigned long long)f->fault_rip, extra);
-}
-
-void plat_run_case(struct test_ctx *t)
-{
-	struct percpu *c = this_cpu();
-	struct mm_mark mark = mm_mark();
-	struct catch_frame f;
-
-	c->activity = t->full_name;
-	c->timeout_by = 0;
-	nmi_watch_case_begin(t->deadline_tsc);
-	sti();
-	if (t->deadline_tsc)
-		watchdog_arm(t->deadline_tsc);
-	catch_push(&f, CATCH_TEST);
-	if (catch_enter(&f) == 0) {
-		t->tc->fn(t);
-		catch_pop(&f);
-	} else if (f.vector == CATCH_CASE_ABORT) {
-		/* t_abort(): the case recorded why it stopped */
-		if (t->result != RES_FAIL) {
-			t->result = RES_FAIL;
-			rl_snprintf(t->reason, sizeof(t->reason), "case aborted");
-		}
-	} else if (f.vector == CATCH_TIMEOUT && c->timeout_by == TIMEOUT_BY_PERIODIC_NMI) {
-		t->result = RES_TIMEOUT;
-		rl_snprintf(t->reason, sizeof(t->reason),
-			    "budget of %llu ms exceeded with interrupts off; stopped by the periodic I/O APIC NMI (no watcher cpu) at rip=0x%llx",
-			    (unsigned long long)t->budget_ms, (unsigned long long)f.fault_rip);
-	} else if (f.vector == CATCH_TIMEOUT && c->timeout_by) {
-		t->result = RES_TIMEOUT;
-		rl_snprintf(t->reason, sizeof(t->reason),
-			    "budget of %llu ms exceeded with interrupts off; stopped by an NMI from watcher cpu %u at rip=0x%llx",
-			    (unsigned long long)t->budget_ms, c->timeout_by,
-			    (unsigned long long)f.fault_rip);
-	} else if (f.vector == CATCH_TIMEOUT) {
-		t->result = RES_TIMEOUT;
-		rl_snprintf(t->reason, sizeof(t->reason),
-			    "budget of %llu ms exceeded; stopped by the watchdog at rip=0x%llx",
-			    (unsigned long long)t->budget_ms,
-			    (unsigned long long)f.fault_rip);
-	} else {
-		t->result = RES_FAIL;
-		describe_fault(t, &f);
-	}
-	nmi_watch_case_end();
-	watchdog_disarm();
-	/* Leave the machine as the next case expects it, whatever this one
-	 * did or was interrupted doing. */
-	sti();
-	plat_counters_close();	/* PMU MSRs back as they were */
-	timer_release();
-	watchdog_disarm();
-	if (apic_mode != APIC_MODE_NONE)
-		apic_write(APIC_TASKPRI, 0);
-	smp_quiesce();
-	if (apic_mode != apic_boot_mode) {
-		char why[120];
-
-		if (!smp_set_apic_mode(apic_boot_mode, why, sizeof(why)))
-			rep_error("apic", "could not restore %s mode after %s: %s",
-				  apic_mode_name(apic_boot_mode), t->full_name, why);
-	}
-	for (unsigned v = VEC_DYN_FIRST; v <= VEC_DYN_LAST; v++)
-		irq_free_vector(v);
-	mm_release(mark);
-	c->activity = "runner";
 }

@@ -1,10 +1,10 @@
 /* The platform API tests use: time, CPUs and how they relate, CPU identity
  * and features, cross-CPU calls, memory, bounded waits.
  *
- * The kernel implements it in kernel/platform.c, kernel/smp.c and
- * kernel/cpu_rel.c; the hosted build (tools/hosted/) implements it with one
- * pinned thread per CPU; kernel/cross_call.c and kernel/cpu_set.c are
- * shared.  A suite that includes only this, kernel/test.h and lib/ runs as
+ * The kernel implements it in kernel/platform.c, kernel/case_run.c,
+ * kernel/smp.c, kernel/apic_mode.c and kernel/cpu_rel.c; the hosted build
+ * (tools/hosted/) implements it with one pinned thread per CPU;
+ * kernel/cross_call.c and kernel/cpu_set.c are shared.  A suite that includes only this, kernel/test.h and lib/ runs as
  * a Linux program too (`make test` checks the includes of every
  * SUITE_HOSTED file; docs/suites.md lists which suites are hosted).
  * Through this header a suite also gets the TSC readers
@@ -20,9 +20,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "arch/x86/acpi.h"
+#include "arch/x86/apic.h"
 #include "arch/x86/cpufeature.h"
 #include "arch/x86/cpuinfo.h"
 #include "arch/x86/tsc_read.h"
+/* The data types (and pure parsing helpers) of the command line and of the
+ * multiboot information the accessors below return: a suite reaches them
+ * through this header, never by including kernel/ headers itself. */
+#include "kernel/cmdline.h"
+#include "kernel/mbi.h"
 
 struct test_ctx;
 struct rng;
@@ -85,6 +92,30 @@ static inline uint64_t plat_cycles_to_ns(uint64_t cycles)
 			; \
 		ok_; \
 	})
+
+/* ---- what the run was given: the kernel's boot state, read-only ----
+ * Suites read these through the accessors, never the kernel's globals. */
+/* The ACPI tables found at boot (arch/x86/acpi.h); hosted: NULL. */
+const struct acpi_info *plat_acpi(void);
+/* The multiboot information as parsed (kernel/mbi.h); hosted: NULL. */
+const struct boot_info *plat_boot_info(void);
+/* The parsed command line (kernel/cmdline.h); hosted: its arguments. */
+const struct options *plat_options(void);
+/* The build's version string (`git describe`). */
+const char *plat_version(void);
+/* Usable RAM in bytes: type-1 RAM in the memory map; hosted: sysconf. */
+uint64_t plat_ram_bytes(void);
+/* The boot framebuffer's physical range, false when there is none
+ * (hosted: always false). */
+bool plat_fb_range(uint64_t *pa, uint64_t *len);
+/* Whether a case spinning with interrupts off on CPU 0 can be stopped
+ * (kernel/nmi_watch.c: a watcher CPU's NMI or the periodic I/O APIC NMI);
+ * hosted: false. */
+bool plat_nmi_watch_available(void);
+/* End the run now: the open case and suite report PANIC, then
+ * "ringlab: PANIC: <why>" and the exit lines (docs/log-format.md).
+ * Hosted: the same lines, exit status 3. */
+void plat_panic(const char *why) __attribute__((noreturn));
 
 /* ---- CPU identity and features ---- */
 /* CPU 0's CPUID, decoded (vendor, family/model, feature booleans). */
@@ -211,9 +242,46 @@ void plat_abort_case(void) __attribute__((noreturn));
 uint64_t plat_irq_save(void);
 void plat_irq_restore(uint64_t flags);
 
-/* Run one test case: budget, fault and timeout handling, cleanup.  Used
- * by the runner only. */
+/* Run one test case: budget, fault and timeout handling, the case's
+ * deferred actions (t_defer), cleanup.  Used by the runner only (kernel:
+ * kernel/case_run.c; hosted: tools/hosted/platform_linux.c). */
 void plat_run_case(struct test_ctx *t);
+
+/* ---- ring 0 only: the hosted build does not define these ----
+ * A SUITE_HOSTED suite calling one does not link into ringlab-hosted. */
+
+/* The local APIC mode (enum apic_mode, arch/x86/apic.h, which this header
+ * includes for it): whether m can be entered now, and entering it on
+ * every online CPU (kernel/apic_mode.c).  False with the reason in why.
+ * The runner puts the boot mode back when the case ends. */
+bool plat_apic_mode_allowed(enum apic_mode m, char *why, size_t whysz);
+bool plat_set_apic_mode(enum apic_mode m, char *why, size_t whysz);
+
+/* A fault caught inside a case (plat_catch).  vector: the exception
+ * vector (X86_TRAP_*, arch/x86/trapnr.h); cr2: for #PF only. */
+struct plat_fault {
+	int vector;
+	uint64_t error_code, rip, cr2;
+};
+#define PLAT_CATCH_QUIET	(1u << 0)	/* the exception is expected: no dump */
+/* Run body(arg) on CPU 0 inside a case under a catch point of its own: an
+ * exception, or the case's budget running out (the watchdog, or the NMI
+ * watchdog with interrupts off), unwinds to here instead of ending the
+ * case.  Returns PLAT_OK, PLAT_FAULT (*f filled) or PLAT_TIMEOUT (f->rip =
+ * where it was stopped; the budget is spent: the rest of the case gets
+ * PLAT_CATCH_GRACE_MS to clean up and report, then it is stopped as a
+ * TIMEOUT like any overrun).  PLAT_INVALID outside a case body on
+ * CPU 0.  t_abort() inside body still ends the case.  The catch frames
+ * live in static storage (up to PLAT_CATCH_DEPTH nested calls), where
+ * the resume after an unwind cannot clobber them.  The case's result is
+ * not touched: the caller decides what the ending means. */
+#define PLAT_CATCH_DEPTH	4
+#define PLAT_CATCH_GRACE_MS	1000
+int plat_catch(plat_fn body, void *arg, unsigned flags, struct plat_fault *f);
+/* "unexpected #UD (vector 6, Invalid Opcode) error=0x0 at rip=0x...",
+ * with " cr2=0x..." for #PF: the one wording, also the runner's reason for
+ * a case ended by an exception.  Returns the length like snprintf. */
+int plat_fault_describe(const struct plat_fault *f, char *buf, size_t size);
 
 /* A rendezvous that releases every participant at the same TSC instant:
  * the last to arrive sets the release time a little in the future, all
@@ -228,7 +296,7 @@ struct tsc_barrier {
 void tsc_barrier_init(struct tsc_barrier *b, unsigned n, uint64_t margin_cycles);
 bool tsc_barrier_wait(struct tsc_barrier *b, uint64_t timeout_cycles);
 
-/* ---- memory experiments (issue 10): clear, litmus, fence ----
+/* ---- memory experiments: clear, litmus, fence ----
  * Kernel: kernel/platform_mem.c; hosted: tools/hosted/mem_linux.c; the
  * clearing primitives: arch/x86/clear.asm (linked into both). */
 
@@ -240,7 +308,7 @@ struct plat_mem_info {
 	const char *llc_source;	/* which CPUID leaf gave it */
 	bool sse2, avx2, avx512f, clzero, erms, serialize;
 	bool avx_state, avx512_state;	/* the state can be enabled (XCR0 / OS) */
-	bool hypervisor;	/* CPUID.1:ECX[31] */
+	/* under an emulator or hypervisor: plat_under_emulator(), not here */
 };
 void plat_mem_info(struct plat_mem_info *mi);
 
@@ -292,7 +360,7 @@ void mem_clear_clzero_nofence(void *p, size_t n);
 void mem_sfence(void);
 /* OR of every 8-byte word of [p, p+n), n a multiple of 64. */
 uint64_t mem_or_reduce(const void *p, size_t n);
-/* Hardware event counts to put beside a measurement (issue 13), on the
+/* Hardware event counts to put beside a measurement, on the
  * calling CPU: the core PMU in ring 0 (arch/x86/pmu.c, kernel/counters_pmu.c),
  * perf_event_open in the hosted build (tools/hosted/perf_linux.c, counting
  * user mode only).  Where there is no PMU (QEMU TCG, the nested KVM here,

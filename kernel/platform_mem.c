@@ -1,4 +1,4 @@
-/* Kernel side of the memory-experiment seam (kernel/platform.h, issue 10):
+/* Kernel side of the memory-experiment seam (kernel/platform.h):
  * CPU facts, large allocations, the SIMD state for SIMD clears, and the
  * privileged instructions the fence suite times. */
 #include "kernel/platform.h"
@@ -48,7 +48,6 @@ void plat_mem_info(struct plat_mem_info *out)
 		.avx2 = mi->avx2,
 		.avx512f = mi->avx512f,
 		.clzero = mi->clzero,
-		.hypervisor = mi->hypervisor,
 		.erms = ci_cache.erms,
 		.serialize = ci_cache.serialize,
 		.avx_state = mi->avx && mi->xsave && (mi->xcr0_supported & XCR0_AVX) == XCR0_AVX,

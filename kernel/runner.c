@@ -151,6 +151,27 @@ void runner_select(const struct options *o, struct run_totals *tot)
 		apply_list(o->skip, "skip=", false, tot);
 }
 
+bool t_defer(struct test_ctx *t, t_defer_fn fn, void *arg)
+{
+	if (t->ndefer == T_DEFER_MAX)
+		return t_fail(t, "t_defer: more than %u deferred actions", T_DEFER_MAX);
+	t->defer[t->ndefer].fn = fn;
+	t->defer[t->ndefer].arg = arg;
+	t->ndefer++;
+	return true;
+}
+
+void t_defer_run(struct test_ctx *t)
+{
+	/* Each action is forgotten before it runs: one that faults or is
+	 * stopped is not run again when the case runner carries on with
+	 * the rest (kernel/case_run.c, tools/hosted/platform_linux.c). */
+	while (t->ndefer) {
+		t->ndefer--;
+		t->defer[t->ndefer].fn(t, t->defer[t->ndefer].arg);
+	}
+}
+
 static uint64_t name_hash(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
@@ -298,9 +319,44 @@ void t_metric_value(struct test_ctx *t, const char *what, int64_t value, const c
 	rep_metric_value(name, value, unit, extra);
 }
 
+/* `list`: one line per suite and per case instead of running them
+ * (docs/log-format.md "# <anything else>" diagnostics), then the usual
+ * summary, exit and integrity lines from the caller.  The plan is 1..0:
+ * nothing ran. */
+static void runner_list(void)
+{
+	char keys[200], summary[REP_LINE_MAX / 2];
+
+	rep_plan(0);
+	answers_listing();
+	for (unsigned si = 0; si < nsuites; si++) {
+		const struct suite *s = suites[si];
+
+		answers_keys(s->name, keys, sizeof(keys));
+		rep_sanitize(summary, sizeof(summary), s->summary ? s->summary : "");
+		rep_diag("list: suite=%s order=%d hosted=%s answers=%s summary=\"%s\"", s->name,
+			 s->order, s->hosted ? "yes" : "no", keys, summary);
+		for (unsigned i = 0; i < ncases; i++) {
+			const struct test_case *tc = cases[i].tc;
+
+			if (tc->suite != s)
+				continue;
+			rep_diag("list: case=%s.%s flags=%s budget_ms=%u quick_budget_ms=%u", s->name,
+				 tc->name, (tc->flags & T_EXPLICIT) ? "explicit" : "-",
+				 tc->budget_ms ? tc->budget_ms : TEST_BUDGET_DEFAULT_MS,
+				 tc->quick_budget_ms ? tc->quick_budget_ms : TEST_QUICK_BUDGET_MS);
+		}
+	}
+}
+
 void runner_run(const struct options *o, uint64_t seed, struct run_totals *tot)
 {
 	unsigned plan = 0;
+
+	if (o->list) {
+		runner_list();
+		return;
+	}
 
 	for (unsigned si = 0; si < nsuites; si++)
 		for (unsigned i = 0; i < ncases; i++)

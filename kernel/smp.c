@@ -80,16 +80,6 @@ uint32_t plat_cpu_apic_id(unsigned cpu)
 	return cpu < ncpus && cpus[cpu] ? cpus[cpu]->apic_id : 0xffffffffu;
 }
 
-unsigned plat_other_cpus(unsigned *out, unsigned max)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 1; i < ncpus && n < max; i++)
-		if (plat_online(i))
-			out[n++] = i;
-	return n;
-}
-
 unsigned smp_online_count(void)
 {
 	unsigned n = 0;

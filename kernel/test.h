@@ -15,7 +15,8 @@
  * The Makefile compiles every file in tests/; the linker collects the SUITE and
  * TEST records (sections ringlab_suites / ringlab_tests), so adding a file
  * adds a suite with no other edit.  Suites run in ascending `order`, cases
- * in the order they appear in the file.
+ * in the order they appear in the file (the runner sorts them by source
+ * line, so a suite split over files keeps its TEST()s in one: tests/tlb/).
  *
  * A case ends passed unless it called t_fail() (or t_check() failed), or
  * skipped if it called t_skip().  An unexpected exception or an overrun of
@@ -38,7 +39,11 @@
  *	CPU	 plat_cpu_info(), plat_cpu_has(X86_FEATURE_*), t_require(),
  *		 plat_under_emulator()
  *	memory	 t_alloc() (never NULL: no memory fails and ends the case)
- *	measure	 t_u2u() (U/2U overhead removal), t_metric_dist/value
+ *	measure	 t_u2u() (U/2U overhead removal), t_overhead_*() (bracket
+ *		 overhead), t_metric_dist/value
+ *	cleanup	 t_defer(), t_defer_run()
+ *	run	 plat_options(), plat_version(), plat_ram_bytes(), plat_acpi(),
+ *		 plat_boot_info() (NULL hosted), plat_catch() (ring 0)
  *
  * docs/suites.md says which suites are hosted and why the others are not. */
 #ifndef RINGLAB_KERNEL_TEST_H
@@ -52,6 +57,10 @@
 #include "kernel/platform.h"
 
 struct test_ctx;
+
+/* ---- runner-owned cleanup (KUnit's kunit_add_action is the model) ---- */
+#define T_DEFER_MAX 8
+typedef void (*t_defer_fn)(struct test_ctx *t, void *arg);
 
 struct suite {
 	const char *name;
@@ -96,19 +105,21 @@ struct test_ctx {
 	/* quick (and no iters=): the sample budget's end on the TSC, 0 = none */
 	uint64_t quick_end_tsc;
 	uint64_t quick_budget_ms;
+	/* t_defer(): run when the case ends, newest first */
+	struct {
+		t_defer_fn fn;
+		void *arg;
+	} defer[T_DEFER_MAX];
+	unsigned ndefer;
 };
 
 #define SUITE_DEFINE(id, order_, summary_, hosted_) \
-	const struct suite suite_##id = { #id, order_, summary_, hosted_ }; \
+	static const struct suite suite_##id = { #id, order_, summary_, hosted_ }; \
 	static const struct suite *const suite_ptr_##id \
 		__attribute__((section("ringlab_suites"), used)) = &suite_##id
 
 #define SUITE(id, order_, summary_) SUITE_DEFINE(id, order_, summary_, false)
 #define SUITE_HOSTED(id, order_, summary_) SUITE_DEFINE(id, order_, summary_, true)
-/* A suite split by job over several files (tests/tlb/): one file defines it
- * with SUITE(), the others declare it with SUITE_PART() before their TEST()s;
- * cases run in link order of the files, then in file order. */
-#define SUITE_PART(id) extern const struct suite suite_##id
 
 #define TEST_EX(suite_id, case_id, flags_, budget_) \
 	static void test_##suite_id##__##case_id(struct test_ctx *t); \
@@ -175,6 +186,13 @@ void t_answer(struct test_ctx *t, const char *key, const char *from, enum t_cont
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Print the block (the runner, once, before the summary line). */
 void answers_print(void);
+/* The ANSWER_* keys a suite provides (the suites named for them in
+ * kernel/answers.c's table, "tlb" for "tlb.cost"), comma-separated, or
+ * "-" when none: for the `list` output.  Returns the length like
+ * snprintf. */
+int answers_keys(const char *suite, char *buf, size_t size);
+/* A `list` run measured nothing: answers_print() prints no block. */
+void answers_listing(void);
 
 /* Only with `verbose`. */
 void t_verbose(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -214,6 +232,41 @@ size_t t_u2u(t_timed_fn run, void *arg, unsigned u, size_t trials, uint64_t *out
 #define T_U2U_CHUNK	8
 size_t t_u2u_budget(struct test_ctx *t, t_timed_fn run, void *arg, unsigned u, size_t trials,
 		    size_t min_trials, uint64_t *out, size_t *dropped, size_t *ran);
+
+/* fn(t, arg) runs on CPU 0 when the case ends, however it ends (return,
+ * t_abort, a fault, a watchdog stop, an NMI abort), last registered first,
+ * before the runner's own cleanup (APIC mode, vectors, counters, memory).
+ * A deferred action that faults or hangs is reported as a failure of the
+ * case and the next one still runs (each has T_DEFER_BUDGET_MS).  False
+ * (and the case fails) when T_DEFER_MAX are registered. */
+#define T_DEFER_BUDGET_MS	1000
+bool t_defer(struct test_ctx *t, t_defer_fn fn, void *arg);
+/* Run the case's deferred actions now, newest first, and forget them (a
+ * case that must check the restore before it reports). */
+void t_defer_run(struct test_ctx *t);
+
+/* ---- one overhead-removal helper for timing brackets ----
+ * The timing bracket's own cost on the calling CPU: the median of n empty
+ * brackets of the given reader pair (T_BRACKET_LFENCE: lfence_rdtsc() ..
+ * lfence_rdtsc(); T_BRACKET_RDTSCP: rdtscp() .. rdtscp()), interrupts off,
+ * n clamped to T_OVERHEAD_MAX_N; plus the text that names it in metrics.
+ * Every timing metric says in its extra fields which overhead was removed:
+ * t_overhead_text() or, for t_u2u() users, t_u2u_overhead_text(). */
+enum t_bracket { T_BRACKET_LFENCE, T_BRACKET_RDTSCP };
+struct t_overhead {
+	uint64_t cycles;
+	size_t n;
+	enum t_bracket bracket;
+};
+#define T_OVERHEAD_MAX_N	1024
+void t_overhead_measure(struct t_overhead *o, enum t_bracket b, size_t n);
+/* samples[i] -= o->cycles, clamped at 0 */
+void t_overhead_remove(const struct t_overhead *o, uint64_t *samples, size_t n);
+/* "overhead=bracket-median:lfence-rdtsc overhead_cycles=N overhead_n=N";
+ * returns the length like snprintf. */
+int t_overhead_text(const struct t_overhead *o, char *buf, size_t size);
+/* "overhead=u2u" (nanoBench's U/2U removal, t_u2u()) */
+const char *t_u2u_overhead_text(void);
 
 /* Iteration count: iters= if given, else the quick or full default. */
 uint64_t t_iters(const struct test_ctx *t, uint64_t full, uint64_t quick);

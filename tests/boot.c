@@ -1,11 +1,9 @@
 /* boot: what the loader handed over and what the kernel built from it. */
 #include "kernel/test.h"
-#include "arch/x86/paging.h"
 #include "arch/x86/apic.h"
-#include "kernel/fbcon_boot.h"
-#include "kernel/kernel.h"
-#include "kernel/mm.h"
-#include "lib/string.h"
+#include "arch/x86/e820.h"
+#include "arch/x86/paging.h"
+#include "kernel/platform.h"
 
 SUITE(boot, 10, "multiboot information, memory map, identity map, command line");
 
@@ -13,7 +11,7 @@ extern char __kernel_start[], __kernel_end[];
 
 TEST(boot, mbi)
 {
-	const struct boot_info *bi = &boot_info;
+	const struct boot_info *bi = plat_boot_info();
 
 	t_diag(t, "protocol multiboot%d, info at 0x%llx (%u bytes), %u tags, loader '%s'",
 	       bi->proto, (unsigned long long)bi->info_phys, bi->info_size, bi->ntags,
@@ -35,7 +33,7 @@ TEST(boot, mbi)
 
 TEST(boot, mmap_sane)
 {
-	const struct boot_info *bi = &boot_info;
+	const struct boot_info *bi = plat_boot_info();
 	uint64_t ks = (uint64_t)(uintptr_t)__kernel_start, ke = (uint64_t)(uintptr_t)__kernel_end;
 	bool kernel_in_ram = false;
 
@@ -63,9 +61,9 @@ TEST(boot, mmap_sane)
 	}
 	t_check(t, kernel_in_ram, "the kernel image 0x%llx-0x%llx is not inside one RAM entry",
 		(unsigned long long)ks, (unsigned long long)ke);
-	t_check(t, mm_ram_bytes() >= (16ull << 20), "only %llu bytes of RAM",
-		(unsigned long long)mm_ram_bytes());
-	t_metric_value(t, "ram", (int64_t)mm_ram_bytes(), "bytes", "regions=%u", bi->nmmap);
+	t_check(t, plat_ram_bytes() >= (16ull << 20), "only %llu bytes of RAM",
+		(unsigned long long)plat_ram_bytes());
+	t_metric_value(t, "ram", (int64_t)plat_ram_bytes(), "bytes", "regions=%u", bi->nmmap);
 }
 
 /* One address of the identity map: mapped, to itself, writable, with
@@ -93,7 +91,7 @@ static bool check_identity(struct test_ctx *t, uint64_t pa, bool expect_wb)
 
 TEST(boot, identity_map)
 {
-	const struct boot_info *bi = &boot_info;
+	const struct boot_info *bi = plat_boot_info();
 	uint64_t checked = 0;
 
 	/* Without its own tables the kernel still runs on the boot map (the
@@ -158,7 +156,7 @@ TEST(boot, identity_map)
 	 * itself, uncached, first and last byte. */
 	uint64_t fb_pa, fb_len;
 
-	if (fbcon_boot_range(&fb_pa, &fb_len)) {
+	if (plat_fb_range(&fb_pa, &fb_len)) {
 		bool first = check_identity(t, fb_pa, false);
 		bool last = check_identity(t, fb_pa + fb_len - 1, false);
 
@@ -187,19 +185,21 @@ TEST(boot, cmdline_roundtrip)
 {
 	static struct options again, fromraw;
 	static char canon[2048];
+	const struct boot_info *bi = plat_boot_info();
+	const struct options *opts = plat_options();
 
 	/* What the loader passed parses to the options in use... */
-	cmdline_parse(boot_info.cmdline, sizeof(boot_info.cmdline), &fromraw);
-	t_check(t, options_equal(&fromraw, &boot_options),
+	cmdline_parse(bi->cmdline, sizeof(bi->cmdline), &fromraw);
+	t_check(t, options_equal(&fromraw, opts),
 		"re-parsing the loader's command line gives different options");
 	/* ...and the canonical form of those options parses back to them. */
-	int n = cmdline_format(&boot_options, canon, sizeof(canon));
+	int n = cmdline_format(opts, canon, sizeof(canon));
 
 	t_check(t, n < (int)sizeof(canon), "canonical command line too long (%d)", n);
 	cmdline_parse(canon, sizeof(canon), &again);
 	t_check(t, again.nerrors == 0, "canonical form '%s' does not parse: %s", canon,
 		again.nerrors ? again.errors[0] : "");
-	t_check(t, options_equal(&again, &boot_options),
+	t_check(t, options_equal(&again, opts),
 		"canonical form '%s' parses to different options", canon);
 	t_diag(t, "canonical: %s", canon[0] ? canon : "(defaults)");
 }

@@ -22,8 +22,9 @@
  * all-CPU cells measure only REP STOSB and MOVNTI, which the log says.
  * A size
  * whose cells would end the case more than 25 s after it started (hosted:
- * 120 s; ring 0 in a guest, CPUID.1:ECX[31]: 5 s; quick: 30 s), projected
- * from the bandwidth measured at the size below, is left out (an emulator
+ * 120 s; ring 0 under an emulator or hypervisor, plat_under_emulator():
+ * 5 s; quick: 30 s), projected from the bandwidth measured at the size
+ * below, is left out (an emulator
  * clears at a few MB/s; the largest free region of a big machine takes
  * minutes).  After the last sample every CPU reads its region back once
  * (OR of all words,
@@ -67,7 +68,7 @@ SUITE_HOSTED(clear, 100, "memory clearing bandwidth by method, size, shape and C
  * out, with a note: iterations and sizes are bounded by time, not by
  * count, so a full run stays short on a lab machine and in an emulator. */
 #define SIZE_CAP_QUICK_MS	30000	/* only an emulator gets near it */
-#define SIZE_CAP_GUEST_MS	5000	/* full runs of ring 0 in a guest */
+#define SIZE_CAP_GUEST_MS	5000	/* full runs of ring 0 under an emulator or hypervisor */
 #define SIZE_CAP_FULL_MS	25000
 #define SIZE_CAP_HOSTED_MS	120000	/* hosted full runs are started by hand */
 /* Where the boot probes found ring 0 emulated (plat_ring0_emulated(),
@@ -118,21 +119,38 @@ static bool method_in_shape(const struct method *m, enum shape sh)
 	return sh != SH_BATCH || m->nofence || m == &methods[METHOD_REP_STOSB];
 }
 
+/* Why a method's feature is missing: the boot probe's or simulate='s
+ * reason where one overruled CPUID (t_absent_why), else "CPU lacks AVX or
+ * its state (<source>, XCR0[2:1])", the source from the feature table
+ * (x86_feature_source) and, for the SIMD state, the XCR0 bits that enable
+ * it (SDM vol. 1 §13.3).  One buffer per need: the text outlives the call. */
+static const char *lacks(enum need n, struct x86_cpu_feature f, const char *what,
+			 const char *state)
+{
+	static char fallback[NEED_CLZERO + 1][160];
+	char src[40];
+
+	x86_feature_source(f, src, sizeof(src));
+	rl_snprintf(fallback[n], sizeof(fallback[n]), "CPU lacks %s%s (%s%s%s)", what,
+		    state ? " or its state" : "", src, state ? ", " : "", state ? state : "");
+	return t_absent_why(f, what, fallback[n]);
+}
+
 static bool method_available(const struct plat_mem_info *mi, const struct method *m,
 			     const char **why)
 {
 	switch (m->need) {
 	case NEED_SSE2:
-		*why = "CPU lacks SSE2 (CPUID.1:EDX[26])";
+		*why = lacks(NEED_SSE2, X86_FEATURE_SSE2, "SSE2", NULL);
 		return mi->sse2;
 	case NEED_AVX:
-		*why = t_absent_why(X86_FEATURE_AVX, "AVX", "CPU lacks AVX or its state (CPUID.1:ECX[28], XCR0[2:1])");
+		*why = lacks(NEED_AVX, X86_FEATURE_AVX, "AVX", "XCR0[2:1]");
 		return mi->avx_state;
 	case NEED_AVX512:
-		*why = t_absent_why(X86_FEATURE_AVX512F, "AVX-512F", "CPU lacks AVX-512F or its state (CPUID.7.0:EBX[16], XCR0[7:5])");
+		*why = lacks(NEED_AVX512, X86_FEATURE_AVX512F, "AVX-512F", "XCR0[7:5]");
 		return mi->avx512f && mi->avx512_state;
 	case NEED_CLZERO:
-		*why = t_absent_why(X86_FEATURE_CLZERO, "CLZERO", "CPU lacks CLZERO (CPUID.80000008H:EBX[0])");
+		*why = lacks(NEED_CLZERO, X86_FEATURE_CLZERO, "CLZERO", NULL);
 		return mi->clzero;
 	default:
 		return true;
@@ -475,13 +493,9 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 	ncpu_seen = ncpu;
 	unsigned nsz = clear_sizes(ru.mi.llc_bytes, t->quick, ru.mi.ring0, sizes, CLEAR_MAX_SIZES);
 
-	ru.samples = plat_alloc(MAX_SAMPLES * sizeof(uint64_t));
-	struct cpu_slot *cs = plat_alloc(ncpu * sizeof(struct cpu_slot));
+	ru.samples = t_alloc(t, MAX_SAMPLES * sizeof(uint64_t));
+	struct cpu_slot *cs = t_alloc(t, ncpu * sizeof(struct cpu_slot));
 
-	if (!ru.samples || !cs) {
-		t_fail(t, "no memory for bookkeeping");
-		return;
-	}
 	/* quick without iters= (a time budget): 1 ms a cell */
 	ru.target_cycles = plat_ns_to_cycles(t->quick_end_tsc ? 1000000ull :
 					     t->quick ? 3000000ull : 40000000ull);
@@ -504,10 +518,10 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 		if (si > 0) {
 			uint64_t ms = projected_ms(&ru.mi, per_page, med[per_page], si - 1, sizes[si].bytes,
 						   ncpu, plat_big_avail(), t->quick_end_tsc != 0);
-			/* a ring-0 guest may be an emulator 100-1000x slower
+			/* ring 0 under an emulator may be 100-1000x slower
 			 * (CI boots full runs under QEMU TCG) */
 			uint64_t cap = t->quick ? SIZE_CAP_QUICK_MS :
-				       ru.mi.ring0 && ru.mi.hypervisor ? SIZE_CAP_GUEST_MS :
+				       ru.mi.ring0 && plat_under_emulator() ? SIZE_CAP_GUEST_MS :
 				       ru.mi.ring0 ? SIZE_CAP_FULL_MS : SIZE_CAP_HOSTED_MS;
 			uint64_t spent = (lfence_rdtsc() - case_start) * 1000 / plat_tsc_hz();
 
@@ -615,12 +629,7 @@ TEST(clear, controls)
 	const unsigned cpus[1] = { 0 };
 	struct cpu_slot cs[1];
 	static const struct method short_m = { "short", NULL, 0, NEED_NONE, false, NULL };
-	uint8_t *base = plat_alloc(2 * SLOT_ALIGN);
-
-	if (!base) {
-		t_fail(t, "no memory");
-		return;
-	}
+	uint8_t *base = t_alloc(t, 2 * SLOT_ALIGN);
 	struct cell c = { .m = &short_m, .n = 1, .cpus = cpus, .base = base, .slot = SLOT_ALIGN,
 			  .bytes = 4 * PAGE, .reps = 1, .cs = cs };
 

@@ -36,7 +36,7 @@ TEST(cpu, identify)
 	 * signature and (on this CPU) the same initial APIC ID. */
 	struct cpuid_regs r = cpuid(1);
 
-	t_check(t, r.eax == ci->signature, "CPUID.1:EAX changed: 0x%08x then 0x%08x",
+	t_check(t, r.eax == ci->signature, "the signature (CPUID leaf 1, EAX) changed: 0x%08x then 0x%08x",
 		ci->signature, r.eax);
 	t_check(t, (r.ebx >> 24) == ci->initial_apic_id, "initial APIC ID changed on the BSP");
 }

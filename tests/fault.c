@@ -6,11 +6,9 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "arch/x86/msr.h"
+#include "arch/x86/trapnr.h"
 #include "arch/x86/traps.h"
 #include "arch/x86/tsc.h"
-#include "kernel/kernel.h"
-#include "kernel/nmi_watch.h"
-#include "kernel/panic.h"
 #include "kernel/platform.h"
 #include "lib/string.h"
 
@@ -114,7 +112,7 @@ TEST(fault, gp_msr)
 		r = rdmsr_safe(MSR_X2APIC_BASE + (APIC_ID >> 4), &v);
 	}
 	if (fault_none(r) && apic_mode == APIC_MODE_XAPIC &&
-	    !strncmp(boot_cpu.hv_signature, "TCGTCGTCGTCG", 12)) {
+	    !strcmp(plat_env(), "emulator:qemu-tcg")) {
 		/* QEMU's TCG without x2APIC emulation (7.2) answers every MSR,
 		 * this one included, with 0 (docs/platform-notes.md
 		 * "QEMU TCG and KVM behaviour").  #GP delivery
@@ -153,10 +151,89 @@ TEST(fault, no_fault)
 	t_check(t, fault_none(r), "a plain read reported vector %d", r.vector);
 }
 
+/* ---- catch points inside a case, and the case's deferred actions ---- */
+
+TEST(fault, catch_quiet)
+{
+	struct plat_fault f;
+	char d[160];
+	int rc = plat_catch(do_ud2, 0, PLAT_CATCH_QUIET, &f);
+
+	t_check(t, rc == PLAT_FAULT, "plat_catch of UD2 returned %s, expected a fault", plat_strerror(rc));
+	t_check(t, f.vector == X86_TRAP_UD, "plat_catch saw vector %d, expected %d (#UD)", f.vector,
+		X86_TRAP_UD);
+	t_check(t, f.rip == (uint64_t)(uintptr_t)ud2_insn, "#UD at rip 0x%llx, expected 0x%llx",
+		(unsigned long long)f.rip, (unsigned long long)(uintptr_t)ud2_insn);
+	plat_fault_describe(&f, d, sizeof(d));
+	t_check(t, !strncmp(d, "unexpected #UD (vector 6, ", 26), "plat_fault_describe wrote '%s'", d);
+	/* negative control: nothing faults, nothing is caught */
+	uint64_t x = 0;
+
+	rc = plat_catch(do_read, &x, PLAT_CATCH_QUIET, &f);
+	t_check(t, rc == PLAT_OK && f.vector == -1, "a plain read under plat_catch returned %s, vector %d",
+		plat_strerror(rc), f.vector);
+}
+
+static unsigned defer_seen[4], defer_nseen;
+static volatile bool defer_end_armed, defer_end_ran;
+
+static void defer_note(struct test_ctx *t, void *arg)
+{
+	(void)t;
+	if (defer_nseen < 4)
+		defer_seen[defer_nseen] = (unsigned)(uintptr_t)arg;
+	defer_nseen++;
+}
+
+static void defer_mark_end(struct test_ctx *t, void *arg)
+{
+	(void)t;
+	(void)arg;
+	defer_end_ran = true;
+}
+
+/* t_defer_run runs newest first and forgets what it ran; an action left
+ * registered is run by the runner when the case ends (defer_at_end). */
+TEST(fault, defer_order)
+{
+	defer_nseen = 0;
+	if (!t_defer(t, defer_note, (void *)1) || !t_defer(t, defer_note, (void *)2))
+		return;
+	t_defer_run(t);
+	t_check(t, defer_nseen == 2 && defer_seen[0] == 2 && defer_seen[1] == 1,
+		"t_defer_run ran %u action(s) in the order %u,%u, expected 2,1", defer_nseen,
+		defer_seen[0], defer_seen[1]);
+	t_defer_run(t);
+	t_check(t, defer_nseen == 2, "a second t_defer_run ran %u more action(s)", defer_nseen - 2);
+	defer_end_ran = false;
+	defer_end_armed = t_defer(t, defer_mark_end, NULL);
+}
+
+TEST(fault, defer_at_end)
+{
+	if (!defer_end_armed) {
+		t_skip(t, "fault.defer_order did not run before this case");
+		return;
+	}
+	defer_end_armed = false;
+	t_check(t, defer_end_ran, "the action fault.defer_order left registered did not run when it ended");
+}
+
+/* The explicit cases below end by a fault, the watchdog or the NMI stop;
+ * each leaves this action registered, whose line shows the runner ran it
+ * after that ending (tests/qemu/run.py checks it in fault-recovery and
+ * hang-irqoff). */
+static void defer_say(struct test_ctx *t, void *arg)
+{
+	(void)arg;
+	t_diag(t, "deferred: t_defer action ran after %s ended", t->full_name);
+}
+
 /* ---- recovery cases: they fail on purpose, run only when named ---- */
 
 TEST_EX(fault, unexpected, T_EXPLICIT, 0)
 {
+	t_defer(t, defer_say, NULL);
 	t_diag(t, "writing to unmapped 0x%llx without a catch: expect a dump and this case to fail",
 	       UNMAPPED_VA);
 	do_write((void *)(uintptr_t)UNMAPPED_VA);
@@ -207,21 +284,24 @@ TEST_EX(fault, unexpected_irq, T_EXPLICIT, 0)
 
 TEST_EX(fault, timeout, T_EXPLICIT, 500)
 {
+	t_defer(t, defer_say, NULL);
 	t_diag(t, "spinning with interrupts on: the watchdog must stop this after 500 ms");
 	for (;;)
 		cpu_relax();
 }
 
-/* issue 12 D3: a case spinning with interrupts off on the boot CPU.  The
- * maskable watchdog cannot stop it; the NMI watchdog must
+/* A case spinning with interrupts off on the boot CPU.  The maskable
+ * watchdog cannot stop it (RFLAGS.IF blocks it, SDM vol. 3 §6.8.1); the
+ * NMI watchdog must
  * (kernel/nmi_watch.c: the watcher CPU's NMI, or with one CPU the
  * periodic I/O APIC NMI), and the run goes on. */
 TEST_EX(fault, hang_irqoff, T_EXPLICIT, 500)
 {
-	if (!nmi_watch_available()) {
+	if (!plat_nmi_watch_available()) {
 		t_skip(t, "no NMI watchdog (no watcher CPU and no I/O APIC NMI source; see the # watchdog: line): this hang could not be stopped");
 		return;
 	}
+	t_defer(t, defer_say, NULL);
 	t_diag(t, "spinning with interrupts off: the NMI watchdog must stop this after 500 ms");
 	cli();
 	for (;;)
@@ -274,12 +354,14 @@ TEST_EX(fault, hang_ap, T_EXPLICIT, 0)
 	       others[0], plat_strerror(rc));
 }
 
-/* The run cannot go on: panic() must close this case and the suite with
+/* The run cannot go on: plat_panic() must close this case and the suite with
  * `not ok ... # PANIC` before its `ringlab: PANIC:` line, then end the run
- * with status=panic (docs/log-format.md).  Named alone, it is the panic
- * fixture of tests/qemu/run.py and tests/host/report-tools.sh. */
+ * with status=panic (docs/log-format.md).  Named alone, it is the
+ * panic-in-case case of tests/qemu/run.py; tests/host/data/logs/panic.log,
+ * which tests/host/check-report.sh and tests/host/check-capture.py read,
+ * is a log of such a run. */
 TEST_EX(fault, panic, T_EXPLICIT, 0)
 {
 	t_diag(t, "calling panic() on purpose: the run ends here");
-	panic("requested by tests=fault.panic");
+	plat_panic("requested by tests=fault.panic");
 }

@@ -10,8 +10,9 @@
  * instruction (case `after_stores`; `none` is the stores with no
  * instruction, the baseline to subtract).  Interrupts are off around each
  * trial in ring 0.  1000 trials (quick 50, or iters=), stopped after
- * 1.5 s (0.2 s when quick or in a ring-0 guest; 10 ms in quick without
- * iters=, a time budget) per instruction, once 3 were usable; trials=
+ * 1.5 s (0.2 s when quick or in ring 0 under an emulator or hypervisor,
+ * plat_under_emulator(); 10 ms in quick without iters=, a time budget)
+ * per instruction, once 3 were usable; trials=
  * says how many ran.  Reported in TSC cycles: min, median, p99.
  *
  * Noise bound: every delta (an instruction's median minus its baseline's:
@@ -25,7 +26,7 @@
  *
  * Instructions: LFENCE, SFENCE, MFENCE (SDM vol. 2), LOCK ADD to the stack
  * and XCHG with memory (locked read-modify-writes, SDM vol. 3 §9.1.2),
- * SERIALIZE (CPUID.7.0:EDX[14]), CPUID (leaf 0; a VM exit in a guest),
+ * SERIALIZE (X86_FEATURE_SERIALIZE), CPUID (leaf 0; a VM exit in a guest),
  * and through the platform seam IRET to self and, in ring 0 only, MOV to
  * CR2 (serializing instructions, SDM vol. 3 §10.3).  Published anchors on
  * one Intel machine: CPUID ~83 ns, IRET to self ~110 ns, MOV CR2 ~42 ns. */
@@ -39,7 +40,7 @@ SUITE_HOSTED(fence, 110, "cost of fences and serializing instructions, alone and
 
 #define NSTORES		32
 /* trials per instruction stop early after this long (an emulator) */
-#define CAP_QUICK_MS	200	/* also full runs of ring 0 in a guest */
+#define CAP_QUICK_MS	200	/* also full runs of ring 0 under an emulator or hypervisor */
 #define CAP_FULL_MS	1500
 #define CAP_QUICK_BUDGET_MS	10	/* quick without iters=: a time budget */
 #define LINE_WORDS	8	/* uint64_t per 64-byte line */
@@ -226,21 +227,17 @@ static void run(struct test_ctx *t, unsigned nlines)
 {
 	struct plat_mem_info mi;
 	size_t trials = (size_t)t_iters(t, 1000, 50);
-	uint64_t *c = plat_alloc(trials * sizeof(uint64_t));
-	volatile uint64_t *lines = plat_alloc(NSTORES * 64);
+	uint64_t *c = t_alloc(t, trials * sizeof(uint64_t));
+	volatile uint64_t *lines = t_alloc(t, NSTORES * 64);
 	unsigned measured = 0;
 	uint64_t cap;
 	struct spread base = { 0, 0, 0, false };
 	size_t dropped, want = trials;
 	const char *why = "";
 
-	if (!c || !lines) {
-		t_fail(t, "no memory");
-		return;
-	}
 	plat_mem_info(&mi);
 	cap = plat_ns_to_cycles((t->quick_end_tsc ? CAP_QUICK_BUDGET_MS :
-				 t->quick || (mi.ring0 && mi.hypervisor) ? CAP_QUICK_MS : CAP_FULL_MS) *
+				 t->quick || (mi.ring0 && plat_under_emulator()) ? CAP_QUICK_MS : CAP_FULL_MS) *
 				1000000ull);
 	/* the baseline: the stores with no instruction (after_stores), the
 	 * empty loop (alone) */
@@ -257,8 +254,10 @@ static void run(struct test_ctx *t, unsigned nlines)
 		const struct fence *f = &fences[i];
 
 		if (f->kind == K_SERIALIZE && !mi.serialize) {
-			t_diag(t, "%s not measured: %s", f->name,
-			       t_absent_why(X86_FEATURE_SERIALIZE, "SERIALIZE", "CPU lacks SERIALIZE (CPUID.7.0:EDX[14])"));
+			char lacks[200];
+
+			x86_feature_absent_why(X86_FEATURE_SERIALIZE, "SERIALIZE", lacks, sizeof(lacks));
+			t_diag(t, "%s not measured: %s", f->name, lacks);
 			continue;
 		}
 		trials = want;

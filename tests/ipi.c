@@ -12,7 +12,7 @@
  *
  * Every measurement runs without and with MFENCE;LFENCE before the ICR
  * write (Linux's weak_wrmsr_fence()), and in x2APIC and xAPIC mode where
- * both work on this machine (kernel/smp.h: smp_apic_mode_allowed).
+ * both work on this machine (plat_apic_mode_allowed()).
  * A "call" is synchronous like smp_call_function_single(): the sender
  * bumps a request counter, sends the IPI, and waits until the receiver's
  * handler copies it to the acknowledge counter.  An IPI that is never
@@ -20,13 +20,16 @@
  *
  * Pairs: CPU 0 with up to K CPUs of each relation (SMT sibling, same
  * package, other package), sampled with seed=, so big machines stay
- * bounded. */
+ * bounded.  A partner's metrics are named by its relation and its place
+ * among that relation's partners (same_package.0, same_package.1, ...), not
+ * by its CPU number, which depends on the seed: two runs of one machine
+ * then have the same metric names and tools/ringlab-report compare lines
+ * them up; the CPU number is in the cpu= field. */
 #include "kernel/test.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
+#include "arch/x86/percpu.h"	/* MAX_CPUS */
 #include "arch/x86/traps.h"
-#include "kernel/apic_mode.h"
-#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 #include "lib/printf.h"
 
@@ -63,7 +66,7 @@ static volatile unsigned pong_from;
 static void call_irq(struct regs *r)
 {
 	uint64_t t = lfence_rdtsc();
-	struct rx *x = &receivers[this_cpu()->index];
+	struct rx *x = &receivers[plat_this_cpu()];
 
 	(void)r;
 	for (unsigned i = 0; i < x->n; i++) {
@@ -115,7 +118,7 @@ static unsigned modes_to_run(struct test_ctx *t, enum apic_mode *m)
 	enum apic_mode other = apic_boot_mode == APIC_MODE_X2APIC ? APIC_MODE_XAPIC : APIC_MODE_X2APIC;
 
 	m[n++] = apic_boot_mode;
-	if (smp_apic_mode_allowed(other, why, sizeof(why)))
+	if (plat_apic_mode_allowed(other, why, sizeof(why)))
 		m[n++] = other;
 	else
 		t_diag(t, "%s mode not measured: %s", apic_mode_name(other), why);
@@ -126,7 +129,7 @@ static bool enter_mode(struct test_ctx *t, enum apic_mode m)
 {
 	char why[240];
 
-	if (smp_set_apic_mode(m, why, sizeof(why)))
+	if (plat_set_apic_mode(m, why, sizeof(why)))
 		return true;
 	return t_fail(t, "switching to %s failed: %s", apic_mode_name(m), why);
 }
@@ -136,8 +139,10 @@ static bool wait_ack(struct slot *s, uint64_t q)
 	return plat_spin_until(__atomic_load_n(&s->ack, __ATOMIC_ACQUIRE) == q, T_LOST_US);
 }
 
-/* CPU 0's partners: up to k of each relation. */
-static unsigned partners(struct test_ctx *t, unsigned *cpu, enum cpu_rel *rel, unsigned k)
+/* CPU 0's partners: up to k of each relation; idx[] is the place of each
+ * among the partners of its relation (the stable part of its name). */
+static unsigned partners(struct test_ctx *t, unsigned *cpu, enum cpu_rel *rel, unsigned *idx,
+			 unsigned k)
 {
 	static const enum cpu_rel rels[] = { REL_SMT_SIBLING, REL_SAME_PACKAGE, REL_OTHER_PACKAGE };
 	unsigned n = 0;
@@ -145,8 +150,10 @@ static unsigned partners(struct test_ctx *t, unsigned *cpu, enum cpu_rel *rel, u
 	for (unsigned i = 0; i < 3; i++) {
 		unsigned got = plat_cpus_with_relation(0, rels[i], cpu + n, k, &t->rng);
 
-		for (unsigned j = 0; j < got; j++)
+		for (unsigned j = 0; j < got; j++) {
 			rel[n + j] = rels[i];
+			idx[n + j] = j;
+		}
 		n += got;
 	}
 	return n;
@@ -159,6 +166,7 @@ struct pair_plan {
 	uint64_t *samples;
 	unsigned cpu[9];
 	enum cpu_rel rel[9];
+	unsigned idx[9];
 	unsigned np;
 	enum apic_mode modes[2];
 	unsigned nm;
@@ -171,7 +179,7 @@ static bool plan_pairs(struct test_ctx *t, struct pair_plan *plan, size_t full, 
 		return false;
 	plan->n = (size_t)t_iters(t, full, quick);
 	plan->samples = t_alloc(t, plan->n * sizeof(uint64_t));
-	plan->np = partners(t, plan->cpu, plan->rel, per_relation);
+	plan->np = partners(t, plan->cpu, plan->rel, plan->idx, per_relation);
 	plan->nm = modes_to_run(t, plan->modes);
 	return true;
 }
@@ -181,6 +189,7 @@ struct ipi_config {
 	enum apic_mode mode;
 	unsigned cpu;		/* the partner (when per partner) */
 	enum cpu_rel rel;
+	unsigned idx;		/* its place among the partners of rel */
 	enum fence fence;
 };
 
@@ -202,6 +211,7 @@ static void for_each_config(struct test_ctx *t, const struct pair_plan *plan, bo
 					.mode = plan->modes[mi], .fence = (enum fence)f,
 					.cpu = per_partner ? plan->cpu[p] : ~0u,
 					.rel = per_partner ? plan->rel[p] : REL_SELF,
+					.idx = per_partner ? plan->idx[p] : 0,
 				};
 
 				if (!body(t, &c, plan, arg))
@@ -221,7 +231,8 @@ struct pair_case {
 };
 
 /* The iterations of oneway and roundtrip: plan->n samples with one
- * partner, as metric cycles.<mode>.<fence>.<relation>.cpu<N>. */
+ * partner, as metric cycles.<mode>.<fence>.<relation>.<index> (the suite's
+ * header says why not the CPU number). */
 #define IPI_MIN_QUICK	5	/* samples a configuration gets in quick */
 
 static bool run_pair(struct test_ctx *t, const struct ipi_config *c, const struct pair_plan *plan,
@@ -229,7 +240,8 @@ static bool run_pair(struct test_ctx *t, const struct ipi_config *c, const struc
 {
 	const struct pair_case *pc = arg;
 	size_t k = 0, lost = 0, negative = 0;
-	char name[96];
+	char name[96], ovh_text[96];
+	struct t_overhead ovh;
 
 	size_t i;
 
@@ -247,10 +259,15 @@ static bool run_pair(struct test_ctx *t, const struct ipi_config *c, const struc
 		else
 			plan->samples[k++] = cycles;
 	}
-	rl_snprintf(name, sizeof(name), "cycles.%s.%s.%s.cpu%u", apic_mode_name(c->mode),
-		    fence_name[c->fence], plat_cpu_rel_name(c->rel), c->cpu);
-	t_metric_dist(t, name, plan->samples, k, "cycles", "cpu=%u negative=%zu method=%s", c->cpu,
-		      negative, pc->method);
+	/* each sample spans one LFENCE;RDTSC read on each end: the bracket's
+	 * own median cost is removed */
+	t_overhead_measure(&ovh, T_BRACKET_LFENCE, 64);
+	t_overhead_remove(&ovh, plan->samples, k);
+	t_overhead_text(&ovh, ovh_text, sizeof(ovh_text));
+	rl_snprintf(name, sizeof(name), "cycles.%s.%s.%s.%u", apic_mode_name(c->mode),
+		    fence_name[c->fence], plat_cpu_rel_name(c->rel), c->idx);
+	t_metric_dist(t, name, plan->samples, k, "cycles", "cpu=%u negative=%zu method=%s %s", c->cpu,
+		      negative, pc->method, ovh_text);
 	t_budget_note(t, name, i, plan->n);
 	if (k) {	/* samples sorted by t_metric_dist */
 		char from[128];
@@ -372,8 +389,9 @@ static bool icr_cost_fence(struct test_ctx *t, const struct ipi_config *c,
 	char name[96];
 
 	rl_snprintf(name, sizeof(name), "cycles.%s.%s", apic_mode_name(c->mode), fence_name[c->fence]);
-	t_metric_dist(t, name, plan->samples, k, "cycles", "op=%s method=u2u u=%d dropped=%zu",
-		      c->mode == APIC_MODE_X2APIC ? "wrmsr" : "mmio+wait-idle", ICR_U, dropped);
+	t_metric_dist(t, name, plan->samples, k, "cycles", "op=%s method=u2u u=%d dropped=%zu %s",
+		      c->mode == APIC_MODE_X2APIC ? "wrmsr" : "mmio+wait-idle", ICR_U, dropped,
+		      t_u2u_overhead_text());
 	t_budget_note(t, name, ran, plan->n);
 	t_check(t, k > 0, "%s: no usable trial", name);
 	return true;
@@ -416,9 +434,9 @@ static void throughput_worker(void *arg)
 	uint64_t end = lfence_rdtsc() + c->duration;
 
 	if (to == ~0u) {
-		/* receiver only: interrupts on, just wait */
-		while (lfence_rdtsc() < end)
-			cpu_relax();
+		/* receiver only: interrupts on, its handler answers until the
+		 * window closes (bounded in case the TSC misbehaves) */
+		(void)plat_spin_until(lfence_rdtsc() >= end, T_LOST_US);
 		return;
 	}
 	uint32_t dest = plat_cpu_apic_id(to);

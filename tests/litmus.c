@@ -1,9 +1,9 @@
 /* litmus: the x86 memory model, observed.  Each test runs a fixed number
  * of iterations (200000, IRIW 100000, quick 2000, or iters=; stopped early
- * after 2 s, or 0.3 s in a ring-0 guest (an emulator: CI boots full runs
- * under TCG); quick with iters=: 0.3 s; quick without iters=, a time
- * budget: 40 ms a variant, 150 ms for a two-thread negative control;
- * which the log says) on two (IRIW: four)
+ * after 2 s, or 0.3 s in ring 0 under an emulator or hypervisor (CI
+ * boots full runs under TCG); quick with iters=: 0.3 s; quick without
+ * iters=, a time budget: 40 ms a variant, 150 ms for a two-thread
+ * negative control; which the log says) on two (IRIW: four)
  * CPUs.  The start is balanced: before every iteration each
  * shared variable (each on its own 128-byte block: no false sharing, no
  * adjacent-line prefetch) is reset by exactly one thread -- the thread
@@ -65,7 +65,7 @@ SUITE_HOSTED(litmus, 105, "x86-TSO litmus tests: SB, MP, MP with MOVNTI data, IR
  * on this project's build machine stalls a vCPU for over 2 s under load. */
 #define BARRIER_TIMEOUT_US	(5ull * T_LOST_US)
 #define MAX_THREADS	LITMUS_MAX_THREADS
-#define CAP_QUICK_MS	300	/* also full runs of ring 0 in a guest */
+#define CAP_QUICK_MS	300	/* also full runs of ring 0 under an emulator or hypervisor */
 /* quick: the time budget of one variant; a negative control keeps a
  * longer one (a control is worth more than speed) */
 #define CAP_QUICK_PLAIN_MS	40
@@ -120,10 +120,21 @@ struct lit {
 	unsigned nthreads;
 	unsigned cpus[MAX_THREADS];
 	uint64_t iters, seed;
-	uint64_t release_cycles, timeout_cycles;
+	uint64_t release_cycles;
 	struct litmus_tally tally;
 	struct litmus_start start;
 } __attribute__((aligned(128)));
+
+/* The wait for the last arrival: done once the generation moved or
+ * another thread gave up; a PAUSE after each look that finds neither (see
+ * lbar_wait). */
+static inline bool arrived_or_pause(const struct lit *l, uint32_t g)
+{
+	if (__atomic_load_n(&l->bar.gen, __ATOMIC_ACQUIRE) != g || l->abort)
+		return true;
+	__asm__ volatile("pause");
+	return false;
+}
 
 /* All threads meet; with `timed` the last to arrive sets a release instant
  * a little ahead and all leave at that TSC instant (the release spin has
@@ -131,37 +142,31 @@ struct lit {
  * arrival keeps its PAUSE: on an emulator whose vCPU threads share host
  * cores, a waiter spinning without it starved the thread it waited for
  * (QEMU TCG, 2 vCPUs on a loaded 2-core host: 8-13 iterations in 0.3 s
- * without PAUSE, 30-37 with it). */
+ * without PAUSE, 30-37 with it).  Both waits are bounded by
+ * BARRIER_TIMEOUT_US (plat_spin_until). */
 static bool lbar_wait(struct lit *l, uint64_t iter, bool timed)
 {
 	struct lbar *b = &l->bar;
 	uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
-	uint64_t t0 = rdtsc();
 
 	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == l->nthreads) {
 		__atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
 		if (timed)
 			__atomic_store_n(&b->release, rdtsc() + l->release_cycles, __ATOMIC_RELAXED);
 		__atomic_store_n(&b->gen, g + 1, __ATOMIC_RELEASE);
-	} else {
-		while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g) {
-			if (l->abort)
-				return false;
-			if (rdtsc() - t0 > l->timeout_cycles) {
-				l->abort_iter = iter;
-				l->abort = 1;
-				return false;
-			}
-			__asm__ volatile("pause");
-		}
+	} else if (!plat_spin_until(arrived_or_pause(l, g), BARRIER_TIMEOUT_US)) {
+		l->abort_iter = iter;
+		l->abort = 1;
+		return false;
+	} else if (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g) {
+		return false;	/* another thread gave up */
 	}
 	if (!timed)
 		return true;
 	uint64_t rel = __atomic_load_n(&b->release, __ATOMIC_RELAXED);
 
 	/* bounded: a CPU whose TSC runs ahead just goes at once */
-	while (rdtsc() < rel && rdtsc() - t0 < l->timeout_cycles)
-		;
+	(void)plat_spin_until(rdtsc() >= rel, BARRIER_TIMEOUT_US);
 	return true;
 }
 
@@ -417,12 +422,8 @@ static bool run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 	cpus[0] = 0;
 	for (unsigned i = 0; i < got; i++)
 		cpus[i + 1] = others[i];
-	struct lit *l = plat_alloc(sizeof(*l));
+	struct lit *l = t_alloc(t, sizeof(*l));
 
-	if (!l) {
-		t_fail(t, "no memory");
-		return false;
-	}
 	l->test = test;
 	l->va = sp->va;
 	l->vb = sp->vb == V_NOFENCE ? sp->va : sp->vb;
@@ -435,7 +436,6 @@ static bool run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 	l->iters = t_iters(t, test == T_IRIW ? 100000 : 200000, 2000);
 	l->seed = t->seed ^ ((uint64_t)test << 32 | (uint64_t)sp->va << 8 | sp->vb);
 	l->release_cycles = plat_ns_to_cycles(RELEASE_NS);
-	l->timeout_cycles = plat_ns_to_cycles(BARRIER_TIMEOUT_US * 1000ull);
 	litmus_tally_init(&l->tally, test == T_IRIW ? 4 : 2);
 	litmus_start_init(&l->start, want);
 	int st[MAX_THREADS];
@@ -445,7 +445,7 @@ static bool run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 	struct plat_mem_info mi;
 
 	plat_mem_info(&mi);
-	uint64_t cap_ms = mi.ring0 && mi.hypervisor ? CAP_QUICK_MS : CAP_FULL_MS;
+	uint64_t cap_ms = mi.ring0 && plat_under_emulator() ? CAP_QUICK_MS : CAP_FULL_MS;
 
 	if (t->quick_end_tsc)
 		cap_ms = sp->d.control && test != T_IRIW ? CAP_QUICK_CONTROL_MS : CAP_QUICK_PLAIN_MS;
@@ -662,8 +662,14 @@ static const char *msr_unusable(enum msr_kind k, char *why, size_t size)
 		}
 		/* the x2APIC MSRs #GP outside x2APIC mode (SDM vol. 3A
 		 * "x2APIC Register Availability") */
-		if (!(lit_rdmsr(LITMUS_MSR_APICBASE) & LITMUS_MSR_APICBASE_EXTD))
-			return "the kernel is not in x2APIC mode (IA32_APIC_BASE.EXTD=0; CPUID.1:ECX[21] says the CPU has it)";
+		if (!(lit_rdmsr(LITMUS_MSR_APICBASE) & LITMUS_MSR_APICBASE_EXTD)) {
+			char src[40];
+
+			x86_feature_source(X86_FEATURE_X2APIC, src, sizeof(src));
+			rl_snprintf(why, size, "the kernel is not in x2APIC mode (IA32_APIC_BASE.EXTD=0; %s says the CPU has it)",
+				    src);
+			return why;
+		}
 		break;
 	case M_SERIALIZING:
 		break;
@@ -763,7 +769,7 @@ struct judged {
 };
 
 /* One WRMSR run.  both=false: A executes the barrier, B MFENCE (the
- * issue's shape; control a_none_b_mfence).  both=true: both threads
+ * one-sided shape; control a_none_b_mfence).  both=true: both threads
  * execute it, each on its own CPU with its own value (control: nofence).
  * The one-sided shape alone lacks power: with B fenced, r0=0,r1=0 needs
  * A's store to stay buffered through B's whole store-MFENCE-load, and on
@@ -772,7 +778,7 @@ struct judged {
  * symmetric one fired 50-240 times; a barrier that does not drain shows
  * in the symmetric shape at the rate SB without a fence does.
  * combined: the verdict over both shapes, printed on the one-sided
- * metric (the issue's name) when given. */
+ * metric (named without _both) when given. */
 static struct judged run_wrmsr(struct test_ctx *t, enum variant va, enum msr_kind k, bool both,
 			       const struct litmus_tally *control, bool forbidden,
 			       const struct judged *other)
@@ -842,7 +848,7 @@ static struct judged run_wrmsr(struct test_ctx *t, enum variant va, enum msr_kin
 		       (unsigned long long)(control ? litmus_count(control, SB_RELAXED) : 0),
 		       (unsigned long long)(control ? control->iters : 0), (unsigned long long)e, all,
 		       (unsigned long long)l->tally.invalid, cpulist, tail);
-	if (!both)	/* the summary, once per MSR, on the issue's metric */
+	if (!both)	/* the summary, once per MSR, on the one-sided metric */
 		t_diag(t, "WRMSR to %s (0x%x)%s on this CPU: %s: (0,0) observed %llu of %llu with B fenced (control predicts %llu.%03llu)%s, by the SB test env=%s%s%s",
 		       msrs[k].name, (unsigned)msrs[k].msr, va == V_WRMSR ? "" : " after MFENCE;LFENCE",
 		       litmus_verdict_name(shown), (unsigned long long)n, (unsigned long long)l->tally.iters,
@@ -924,10 +930,12 @@ TEST(litmus, mp)
 TEST(litmus, mp_nt)
 {
 	struct plat_mem_info mi;
+	char lacks[200];
 
 	plat_mem_info(&mi);
 	if (!mi.sse2) {
-		t_skip(t, "CPU lacks MOVNTI (SSE2, CPUID.1:EDX[26])");
+		x86_feature_absent_why(X86_FEATURE_SSE2, "MOVNTI (SSE2)", lacks, sizeof(lacks));
+		t_skip(t, "%s", lacks);
 		return;
 	}
 	run_litmus(t, T_MP_NT, V_NT_NOFENCE, V_NOFENCE, LITMUS_RESET_OWN, "nofence", (struct outcome_def){ MP_STALE, false, false }, NULL);
@@ -1026,9 +1034,10 @@ TEST_EX(litmus, wrmsr_cost, 0, 120000)
 			       "method=median-minus-none-median env=%s", plat_env());
 	struct probe pr = { 0, true };
 
-	if (!mi.serialize)
-		t_diag(t, "serialize: SKIP CPU lacks SERIALIZE (CPUID.7.0:EDX[14]) env=%s", plat_env());
-	else if (!probe_elsewhere(&pr, why, sizeof(why), "SERIALIZE"))
+	if (!mi.serialize) {
+		x86_feature_absent_why(X86_FEATURE_SERIALIZE, "SERIALIZE", why, sizeof(why));
+		t_diag(t, "serialize: SKIP %s env=%s", why, plat_env());
+	} else if (!probe_elsewhere(&pr, why, sizeof(why), "SERIALIZE"))
 		t_diag(t, "serialize: SKIP %s env=%s", why, plat_env());
 	else if (cost_one(t, "serialize", cost_serialize, &c, s, trials, base, &p50, ""))
 		t_metric_value(t, "serialize_drain", (int64_t)p50 - (int64_t)base, "cycles",

@@ -11,7 +11,9 @@
  * cycles.
  *
  * Resolution: two back-to-back reads of the same variant; the difference
- * is how far apart two consecutive readings are (min and median). */
+ * is how far apart two consecutive readings are (min and median).  That
+ * span is the quantity itself, so no overhead is removed from it (the
+ * cost metrics say theirs: t_u2u_overhead_text()). */
 #include "kernel/test.h"
 #include "lib/printf.h"
 
@@ -84,8 +86,8 @@ TEST(rdtsc, cost)
 		size_t dropped;
 		size_t k = t_u2u(variants[i].loop, NULL, U, trials, c, &dropped);
 
-		t_metric_dist(t, name, c, k, "cycles", "method=u2u u=%d unroll=4 dropped=%zu", U,
-			      dropped);
+		t_metric_dist(t, name, c, k, "cycles", "method=u2u u=%d unroll=4 dropped=%zu %s", U,
+			      dropped, t_u2u_overhead_text());
 		t_check(t, k > trials / 2, "%s: only %zu of %zu trials usable", name, k, trials);
 		measured++;
 	}

@@ -7,7 +7,6 @@
 #include "arch/x86/smpboot.h"
 #include "arch/x86/topology.h"
 #include "arch/x86/tsc.h"
-#include "kernel/kernel.h"
 #include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 #include "lib/string.h"
@@ -17,22 +16,23 @@ SUITE(smp, 50, "CPU bring-up, APIC IDs, topology, AP start latency");
 TEST(smp, online)
 {
 	const struct smpboot_result *r = smpboot_get_result();
+	const struct acpi_info *ai = plat_acpi();
 
 	t_diag(t, "MADT: %u processor entries, %u enabled; started %u of %u attempted, %u failed, %u not started (cpus=/nosmp/unaddressable)",
 	       r->listed, r->enabled, r->started, r->attempted, r->failed, r->skipped);
-	/* Firmware errors are part of the verdict (issue 12 D5): a run whose
-	 * CPUs could not be counted must never read as a clean pass. */
-	if (!acpi.have_madt) {
+	/* Firmware errors are part of the verdict: a run whose CPUs could
+	 * not be counted must never read as a clean pass. */
+	if (!ai->have_madt) {
 		t_fail(t, "no CPU enumeration: %s and no usable MP table; only the boot CPU ran (see the error lines above)",
-		       acpi.madt_invalid ? "the MADT is invalid" :
-		       acpi.have_rsdp ? "no MADT" : "no ACPI");
+		       ai->madt_invalid ? "the MADT is invalid" :
+		       ai->have_rsdp ? "no MADT" : "no ACPI");
 		return;
 	}
-	if (acpi.madt_invalid)
+	if (ai->madt_invalid)
 		t_fail(t, "the MADT is invalid (see the error lines above): the CPU count cannot be trusted%s",
-		       acpi.cpus_source && !strcmp(acpi.cpus_source, "mptable") ?
+		       ai->cpus_source && !strcmp(ai->cpus_source, "mptable") ?
 		       "; CPUs were taken from the MP table" : "");
-	if (acpi.cpus_source && !strcmp(acpi.cpus_source, "mptable"))
+	if (ai->cpus_source && !strcmp(ai->cpus_source, "mptable"))
 		t_diag(t, "CPUs enumerated from the Intel MP table (no usable ACPI MADT)");
 	/* CPUs that answered a start meant for another CPU, or claimed a
 	 * slot someone else had: parked at bring-up and reported there. */
@@ -48,8 +48,8 @@ TEST(smp, online)
 	 * out; and nothing is online that the MADT did not list. */
 	unsigned missing = 0;
 
-	for (unsigned i = 0; i < acpi.ncpus; i++) {
-		const struct acpi_cpu *c = &acpi.cpus[i];
+	for (unsigned i = 0; i < ai->ncpus; i++) {
+		const struct acpi_cpu *c = &ai->cpus[i];
 
 		if (!(c->flags & ACPI_MADT_ENABLED))
 			continue;
@@ -64,9 +64,9 @@ TEST(smp, online)
 	for (unsigned i = 0; i < ncpus; i++) {
 		bool listed = false;
 
-		for (unsigned j = 0; j < acpi.ncpus; j++)
-			if (acpi.cpus[j].apic_id == cpus[i]->apic_id &&
-			    (acpi.cpus[j].flags & ACPI_MADT_ENABLED))
+		for (unsigned j = 0; j < ai->ncpus; j++)
+			if (ai->cpus[j].apic_id == cpus[i]->apic_id &&
+			    (ai->cpus[j].flags & ACPI_MADT_ENABLED))
 				listed = true;
 		t_check(t, listed || i == 0, "cpu %u (APIC ID %u) is online but not an enabled MADT entry",
 			i, cpus[i]->apic_id);
@@ -77,7 +77,7 @@ TEST(smp, online)
 
 struct id_report {
 	uint32_t reg_id;	/* the APIC ID register */
-	uint32_t cpuid_id;	/* CPUID 0x1F/0xB EDX, or CPUID.1:EBX[31:24] */
+	uint32_t cpuid_id;	/* CPUID 0x1F/0xB EDX, or leaf 1 EBX bits 31:24 */
 	struct cpu_topo topo;
 	bool done;
 };
@@ -100,8 +100,6 @@ static bool first_duplicate(struct test_ctx *t, const uint32_t *v, unsigned n, u
 {
 	uint64_t *s = t_alloc(t, n * sizeof(uint64_t));
 
-	if (!s)
-		return false;
 	for (unsigned i = 0; i < n; i++)
 		s[i] = v[i];
 	sort_u64(s, n);
@@ -126,7 +124,7 @@ TEST(smp, apic_ids)
 	uint32_t *v = t_alloc(t, plat_ncpus() * sizeof(uint32_t)), dup;
 	unsigned n = 0;
 
-	if (!v || !gather_ids(t))
+	if (!gather_ids(t))
 		return;
 	bool x2 = apic_mode == APIC_MODE_X2APIC;
 

@@ -26,34 +26,37 @@
  *                restore path (below).
  *
  * Method: each sample is LFENCE;RDTSC - operation - LFENCE;RDTSC with
- * interrupts off; the minimum of 64 empty pairs (overhead_cycles=) is
- * subtracted.  Results carry env= as in # id.env (plat_env()): under a
+ * interrupts off; the bracket's own cost, the median of 64 empty pairs
+ * (t_overhead_measure, kernel/test.h), is subtracted, and every timing
+ * metric names it (overhead=bracket-median:lfence-rdtsc overhead_cycles=
+ * overhead_n=).  Results carry env= as in # id.env (plat_env()): under a
  * hypervisor or emulator an MSR write may be a VM exit or emulated, and
  * nothing measured there is the hardware's cost.
  *
  * MSRs: every MSR a case changes is saved first and written back when the
- * case ends, also when it faulted or overran its budget: the measurement
- * runs under a catch frame of this file's own (guarded()), which the
- * runner's fault and watchdog paths find before the runner's, so the
- * restore runs and is printed ("restore: ...") before the case reports.
+ * case ends, also when it faulted or overran its budget: the first save
+ * registers the restore with t_defer(), and the measurement runs under a
+ * catch point of its own (plat_catch(), in guarded()), which the fault and
+ * watchdog paths find before the runner's, so the restore runs and is
+ * printed ("restore: ...") before the case reports (t_defer_run()).
  * restore_after_fault (a deliberate UD2) and restore_after_timeout (a
  * deliberate overrun of a 2 s budget, long enough for the set-up to finish
  * on a loaded nested KVM; 100 ms in quick) show that path working. */
 #include "kernel/test.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/apic_timer.h"
-#include "arch/x86/catch.h"
 #include "arch/x86/cpu.h"
+#include "arch/x86/cpufeature.h"
 #include "arch/x86/cpuinfo.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/fault.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/spec_seq.h"
-#include "arch/x86/tsc.h"
+#include "arch/x86/trapnr.h"
 #include "arch/x86/tsc_read.h"
-#include "kernel/kernel.h"
 #include "kernel/platform.h"
+#include "lib/printf.h"
 #include "lib/stats.h"
 #include "lib/string.h"
 
@@ -82,32 +85,22 @@ static void answer_cost(struct test_ctx *t, const char *what, const char *label,
 		 (unsigned long long)s[(n - 1) / 2]);
 }
 
-static uint64_t overhead;	/* min empty LFENCE;RDTSC pair, this case */
+/* The empty LFENCE;RDTSC pair's cost, this case, and its text for the
+ * metrics' extra fields. */
+#define OVERHEAD_PAIRS 64
+static struct t_overhead overhead;
+static char overhead_text[120];
 
 static void measure_overhead(void)
 {
-	uint64_t flags = plat_irq_save();
-
-	overhead = UINT64_MAX;
-	for (int i = 0; i < 64; i++) {
-		uint64_t a = lfence_rdtsc(), b = lfence_rdtsc();
-
-		if (b - a < overhead)
-			overhead = b - a;
-	}
-	plat_irq_restore(flags);
-}
-
-static uint64_t net(uint64_t t0, uint64_t t1)
-{
-	uint64_t d = t1 - t0;
-
-	return d > overhead ? d - overhead : 0;
+	t_overhead_measure(&overhead, T_BRACKET_LFENCE, OVERHEAD_PAIRS);
+	t_overhead_text(&overhead, overhead_text, sizeof(overhead_text));
 }
 
 /* One sample per call of op(arg, i): LFENCE;RDTSC around it, interrupts
- * off.  Always inlined with a constant op, so no indirect call lands in
- * the window (it would be an indirect branch, which IBRS itself slows). */
+ * off; the bracket's overhead removed afterwards.  Always inlined with a
+ * constant op, so no indirect call lands in the window (it would be an
+ * indirect branch, which IBRS itself slows). */
 static inline __attribute__((always_inline)) void sample_op(uint64_t *s, size_t n,
 							     void (*op)(void *arg, size_t i),
 							     void *arg)
@@ -120,8 +113,9 @@ static inline __attribute__((always_inline)) void sample_op(uint64_t *s, size_t 
 		uint64_t t1 = lfence_rdtsc();
 
 		plat_irq_restore(flags);
-		s[i] = net(t0, t1);
+		s[i] = t1 - t0;
 	}
+	t_overhead_remove(&overhead, s, n);
 }
 
 static size_t iters(struct test_ctx *t)
@@ -131,11 +125,7 @@ static size_t iters(struct test_ctx *t)
 
 static uint64_t *samples(struct test_ctx *t, size_t n)
 {
-	uint64_t *s = plat_alloc(n * sizeof(uint64_t));
-
-	if (!s)
-		t_fail(t, "no memory for %zu samples", n);
-	return s;
+	return t_alloc(t, n * sizeof(uint64_t));
 }
 
 #define METHOD "method=lfence-rdtsc-pair-irqs-off"
@@ -149,8 +139,20 @@ static struct {
 	uint64_t val;
 } saved[MAX_SAVED];
 static unsigned nsaved;
+/* How the region the restore follows ended, for its diagnostic. */
+static const char *restore_after;
 
-/* Read and remember an MSR this case is about to change. */
+static void msr_restore_all(struct test_ctx *t, const char *after);
+
+/* t_defer action: the saved MSRs back, however the case ends. */
+static void msr_restore_deferred(struct test_ctx *t, void *arg)
+{
+	(void)arg;
+	msr_restore_all(t, restore_after);
+}
+
+/* Read and remember an MSR this case is about to change; the first one
+ * registers the restore. */
 static bool msr_save(struct test_ctx *t, uint32_t msr, const char *name)
 {
 	uint64_t v;
@@ -163,6 +165,11 @@ static bool msr_save(struct test_ctx *t, uint32_t msr, const char *name)
 	}
 	if (nsaved == MAX_SAVED)
 		return t_fail(t, "too many saved MSRs");
+	if (!nsaved) {
+		restore_after = "the end of the case";
+		if (!t_defer(t, msr_restore_deferred, NULL))
+			return false;
+	}
 	saved[nsaved].msr = msr;
 	saved[nsaved].name = name;
 	saved[nsaved].val = v;
@@ -201,62 +208,164 @@ static void msr_restore_all(struct test_ctx *t, const char *after)
 
 enum expect { EXPECT_RETURN, EXPECT_FAULT, EXPECT_TIMEOUT };
 
-/* Run body(t, arg) under this file's catch frame; whatever way it ends,
- * the saved MSRs are restored before this returns.  Returns how it ended:
- * -1 returned normally, else the vector (CATCH_TIMEOUT for the watchdog). */
+/* How a guarded region ended, when not by an exception (whose vector,
+ * X86_TRAP_*, is returned instead). */
+#define ENDED_RETURN	-1
+#define ENDED_TIMEOUT	-2	/* the budget ran out (watchdog or NMI stop) */
+#define ENDED_OTHER	-3	/* plat_catch() could not run or was aborted */
+
+struct guarded_call {
+	struct test_ctx *t;
+	void (*body)(struct test_ctx *t, void *arg);
+	void *arg;
+};
+
+static void guarded_entry(void *p)
+{
+	struct guarded_call *g = p;
+
+	g->body(g->t, g->arg);
+}
+
+/* Run body(t, arg) under a catch point of its own (plat_catch); whatever
+ * way it ends, the saved MSRs are restored (t_defer_run) before this
+ * returns.  Returns how it ended: ENDED_RETURN, ENDED_TIMEOUT, or the
+ * exception vector. */
 static int guarded(struct test_ctx *t, void (*body)(struct test_ctx *t, void *arg), void *arg,
 		   enum expect expect)
 {
-	static struct catch_frame f;	/* static: survives the resume */
+	struct guarded_call g = { t, body, arg };
+	struct plat_fault f;
+	int rc = plat_catch(guarded_entry, &g, 0, &f);
+	int how = rc == PLAT_OK ? ENDED_RETURN : rc == PLAT_TIMEOUT ? ENDED_TIMEOUT :
+		  rc == PLAT_FAULT ? f.vector : ENDED_OTHER;
 
-	catch_push(&f, CATCH_TEST);
-	if (catch_enter(&f) == 0) {
-		body(t, arg);
-		catch_pop(&f);
-		f.vector = -1;
-	}
-	int how = f.vector;
-	const char *after = how == -1 ? "the measurement" :
-			    how == CATCH_TIMEOUT ? "a timeout" : "a fault";
-
-	msr_restore_all(t, after);
-	if (how == CATCH_TIMEOUT && expect != EXPECT_TIMEOUT) {
+	restore_after = how == ENDED_RETURN ? "the measurement" :
+			how == ENDED_TIMEOUT ? "a timeout" : "a fault";
+	t_defer_run(t);
+	if (how == ENDED_TIMEOUT && expect != EXPECT_TIMEOUT) {
 		t->result = RES_TIMEOUT;
 		rl_snprintf(t->reason, sizeof(t->reason),
 			    "budget of %llu ms exceeded at rip=0x%llx; MSRs restored",
-			    (unsigned long long)t->budget_ms, (unsigned long long)f.fault_rip);
+			    (unsigned long long)t->budget_ms, (unsigned long long)f.rip);
 	} else if (how >= 0 && expect != EXPECT_FAULT) {
-		t_fail(t, "unexpected exception vector %d error=0x%llx at rip=0x%llx; MSRs restored", how,
-		       (unsigned long long)f.error_code, (unsigned long long)f.fault_rip);
+		char d[160];
+
+		plat_fault_describe(&f, d, sizeof(d));
+		t_fail(t, "%s; MSRs restored", d);
+	} else if (how == ENDED_OTHER) {
+		t_fail(t, "the guarded region could not run: %s; MSRs restored", plat_strerror(rc));
 	}
 	return how;
 }
 
 /* ---- what the CPU has ---- */
 
+/* The CPUID bits behind one capability, named as the skip reasons name
+ * them; their source text comes from the feature table. */
+struct bit_name {
+	struct x86_cpu_feature f;
+	const char *name;	/* NULL: the source alone */
+};
+
+/* "CPUID.7.0:EDX[26] (IBRS), [27] (STIBP) and CPUID.80000008H:EBX[14]
+ * (IBRS)": x86_feature_source() for each, a register's prefix written
+ * once for consecutive bits of it. */
+static void bit_sources(char *buf, size_t size, const struct bit_name *b, size_t n)
+{
+	char prev[40] = "", src[40];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++) {
+		x86_feature_source(b[i].f, src, sizeof(src));
+		char *bit = strchr(src, '[');
+		size_t plen = bit ? (size_t)(bit - src) : strlen(src);
+		bool same = i && bit && strlen(prev) == plen && !strncmp(prev, src, plen);
+
+		len += (size_t)rl_snprintf(buf + len, size - len, "%s%s%s%s%s", !i ? "" : same ? ", " : " and ",
+					   same ? bit : src, b[i].name ? " (" : "",
+					   b[i].name ? b[i].name : "", b[i].name ? ")" : "");
+		rl_snprintf(prev, sizeof(prev), "%.*s", (int)plen, src);
+	}
+}
+
+/* "CPU lacks <what>: <sources> <tail>", built once. */
+static const char *lacks_text(char *buf, size_t size, const char *what, const struct bit_name *b,
+			      size_t n, const char *tail)
+{
+	if (!buf[0]) {
+		char src[240];
+
+		bit_sources(src, sizeof(src), b, n);
+		rl_snprintf(buf, size, "CPU lacks %s: %s %s", what, src, tail);
+	}
+	return buf;
+}
+
+#define NBITS(a) (sizeof(a) / sizeof((a)[0]))
+
 static bool has_spec_ctrl(void)
 {
-	const struct cpuinfo *c = &boot_cpu;
+	const struct cpuinfo *c = plat_cpu_info();
 
 	return c->spec_ctrl || c->stibp || c->ssbd || c->amd_ibrs || c->amd_stibp || c->amd_ssbd;
 }
 
-#define NO_SPEC_CTRL_TEXT "CPU lacks IA32_SPEC_CTRL: CPUID.7.0:EDX[26] (IBRS), [27] (STIBP), [31] (SSBD) and CPUID.80000008H:EBX[14] (IBRS), [15] (STIBP), [24] (SSBD) all clear"
+static const char *no_spec_ctrl_text(void)
+{
+	static const struct bit_name b[] = {
+		{ X86_FEATURE_SPEC_CTRL, "IBRS" }, { X86_FEATURE_INTEL_STIBP, "STIBP" },
+		{ X86_FEATURE_SPEC_CTRL_SSBD, "SSBD" }, { X86_FEATURE_AMD_IBRS, "IBRS" },
+		{ X86_FEATURE_AMD_STIBP, "STIBP" }, { X86_FEATURE_AMD_SSBD, "SSBD" },
+	};
+	static char buf[300];
+
+	return lacks_text(buf, sizeof(buf), "IA32_SPEC_CTRL", b, NBITS(b), "all clear");
+}
 
 static bool has_ibpb(void)
 {
-	return boot_cpu.spec_ctrl || boot_cpu.amd_ibpb;
+	return plat_cpu_info()->spec_ctrl || plat_cpu_info()->amd_ibpb;
 }
 
-#define NO_IBPB_TEXT "CPU lacks IBPB (IA32_PRED_CMD): CPUID.7.0:EDX[26] and CPUID.80000008H:EBX[12] clear"
+static const char *no_ibpb_text(void)
+{
+	static const struct bit_name b[] = {
+		{ X86_FEATURE_SPEC_CTRL, NULL }, { X86_FEATURE_AMD_IBPB, NULL },
+	};
+	static char buf[200];
+
+	return lacks_text(buf, sizeof(buf), "IBPB (IA32_PRED_CMD)", b, NBITS(b), "clear");
+}
 
 static bool has_verw_clear(void)
 {
-	return boot_cpu.md_clear || boot_cpu.verw_clear;
+	return plat_cpu_info()->md_clear || plat_cpu_info()->verw_clear;
 }
 
-#define NO_VERW_TEXT "CPU lacks VERW buffer clearing: CPUID.7.0:EDX[10] (MD_CLEAR) and CPUID.80000021H:EAX[5] (VERW_CLEAR) clear"
-#define NO_L1D_TEXT "CPU lacks IA32_FLUSH_CMD: CPUID.7.0:EDX[28] (L1D_FLUSH) clear"
+static const char *no_verw_text(void)
+{
+	static const struct bit_name b[] = {
+		{ X86_FEATURE_MD_CLEAR, "MD_CLEAR" }, { X86_FEATURE_VERW_CLEAR, "VERW_CLEAR" },
+	};
+	static char buf[200];
+
+	return lacks_text(buf, sizeof(buf), "VERW buffer clearing", b, NBITS(b), "clear");
+}
+
+static const char *no_l1d_text(void)
+{
+	static const struct bit_name b[] = { { X86_FEATURE_FLUSH_L1D, "L1D_FLUSH" } };
+	static char buf[160];
+
+	return lacks_text(buf, sizeof(buf), "IA32_FLUSH_CMD", b, NBITS(b), "clear");
+}
+
+#define NO_SPEC_CTRL_TEXT no_spec_ctrl_text()
+#define NO_IBPB_TEXT no_ibpb_text()
+#define NO_VERW_TEXT no_verw_text()
+#define NO_L1D_TEXT no_l1d_text()
 /* The skip reasons: the boot probe's finding where it took the feature
  * away (cpu.probes), else which CPUID bits are clear. */
 #define NO_SPEC_CTRL t_absent_why(X86_FEATURE_SPEC_CTRL, "IA32_SPEC_CTRL", \
@@ -285,8 +394,11 @@ static bool rtm_usable(char *why, size_t n)
 		if (st == RTM_COMMITTED)
 			return true;
 	}
-	rl_snprintf(why, n, "RTM is enumerated (CPUID.7.0:EBX[11]) but no transaction commits (last abort status 0x%x: TSX disabled, e.g. IA32_TSX_CTRL.RTM_DISABLE)",
-		    st);
+	char src[40];
+
+	x86_feature_source(X86_FEATURE_RTM, src, sizeof(src));
+	rl_snprintf(why, n, "RTM is enumerated (%s) but no transaction commits (last abort status 0x%x: TSX disabled, e.g. IA32_TSX_CTRL.RTM_DISABLE)",
+		    src, st);
 	return false;
 }
 
@@ -296,7 +408,7 @@ static bool rtm_usable(char *why, size_t n)
  * CPU has. */
 static void spec_ctrl_pair(uint64_t base, uint64_t *a, uint64_t *b, const char **what)
 {
-	const struct cpuinfo *c = &boot_cpu;
+	const struct cpuinfo *c = plat_cpu_info();
 	uint64_t bit;
 
 	if (c->bhi_ctrl && c->spec_ctrl) {
@@ -356,14 +468,14 @@ static void spec_ctrl_body(struct test_ctx *t, void *p)
 	/* same value: what a host pays when guest and host values agree and
 	 * the write is still done */
 	sample_op(r->s, r->n, op_spec_ctrl_same, &cur);
-	t_metric_dist(t, "same_value", r->s, r->n, "cycles", "value=0x%llx env=%s overhead_cycles=%llu " METHOD,
-		      (unsigned long long)cur, plat_env(), (unsigned long long)overhead);
+	t_metric_dist(t, "same_value", r->s, r->n, "cycles", "value=0x%llx env=%s %s " METHOD,
+		      (unsigned long long)cur, plat_env(), overhead_text);
 	answer_cost(t, "same_value", "SPEC_CTRL write of the same value", r->s, r->n);
 	wrmsr(MSR_IA32_SPEC_CTRL, r->a);
 	sample_op(r->s, r->n, op_spec_ctrl_toggle, r);
-	t_metric_dist(t, "toggle", r->s, r->n, "cycles", "values=0x%llx,0x%llx bits=%s env=%s overhead_cycles=%llu " METHOD,
+	t_metric_dist(t, "toggle", r->s, r->n, "cycles", "values=0x%llx,0x%llx bits=%s env=%s %s " METHOD,
 		      (unsigned long long)r->a, (unsigned long long)r->b, r->what, plat_env(),
-		      (unsigned long long)overhead);
+		      overhead_text);
 	answer_cost(t, "toggle", "SPEC_CTRL toggle", r->s, r->n);
 	/* the toggle really changed the register */
 	uint64_t now = rdmsr(MSR_IA32_SPEC_CTRL);
@@ -387,13 +499,17 @@ TEST(spec, spec_ctrl)
 	struct spec_ctrl_run r = { .n = iters(t) };
 
 	r.s = samples(t, r.n);
-	if (!r.s || !msr_save(t, MSR_IA32_SPEC_CTRL, "IA32_SPEC_CTRL"))
+	if (!msr_save(t, MSR_IA32_SPEC_CTRL, "IA32_SPEC_CTRL"))
 		return;
 	say_env(t);
 	measure_overhead();
 	spec_ctrl_pair(saved_value(MSR_IA32_SPEC_CTRL), &r.a, &r.b, &r.what);
-	t_diag(t, "toggle %s: 0x%llx <-> 0x%llx (BHI_CTRL %s)", r.what, (unsigned long long)r.a,
-	       (unsigned long long)r.b, boot_cpu.bhi_ctrl ? "enumerated" : "not enumerated (CPUID.7.2:EDX[4])");
+	char bhi[40];
+
+	x86_feature_source(X86_FEATURE_BHI_CTRL, bhi, sizeof(bhi));
+	t_diag(t, "toggle %s: 0x%llx <-> 0x%llx (BHI_CTRL %s%s%s)", r.what, (unsigned long long)r.a,
+	       (unsigned long long)r.b, plat_cpu_info()->bhi_ctrl ? "enumerated" : "not enumerated (",
+	       plat_cpu_info()->bhi_ctrl ? "" : bhi, plat_cpu_info()->bhi_ctrl ? "" : ")");
 	guarded(t, spec_ctrl_body, &r, EXPECT_RETURN);
 }
 
@@ -426,8 +542,6 @@ TEST(spec, bhb_clear)
 	size_t n = iters(t);
 	uint64_t *s = samples(t, n);
 
-	if (!s)
-		return;
 	say_env(t);
 	measure_overhead();
 	/* hardware counts beside the timing, over all n runs (pmu=none where
@@ -457,12 +571,12 @@ TEST(spec, bhb_clear)
 		plat_counters_close();
 		plat_counts_format(counts, sizeof(counts), ev, 2, counting, cd);
 		if (which) {
-			t_metric_dist(t, "long_12x7", s, n, "cycles", "inner_iterations=%u env=%s overhead_cycles=%llu %s pmu_window=all-runs " METHOD,
-				      want, plat_env(), (unsigned long long)overhead, counts);
+			t_metric_dist(t, "long_12x7", s, n, "cycles", "inner_iterations=%u env=%s %s %s pmu_window=all-runs " METHOD,
+				      want, plat_env(), overhead_text, counts);
 			answer_cost(t, "long_12x7", "BHB clear (long, 12x7)", s, n);
 		} else {
-			t_metric_dist(t, "short_5x5", s, n, "cycles", "inner_iterations=%u env=%s overhead_cycles=%llu %s pmu_window=all-runs " METHOD,
-				      want, plat_env(), (unsigned long long)overhead, counts);
+			t_metric_dist(t, "short_5x5", s, n, "cycles", "inner_iterations=%u env=%s %s %s pmu_window=all-runs " METHOD,
+				      want, plat_env(), overhead_text, counts);
 			answer_cost(t, "short_5x5", "BHB clear (short, 5x5)", s, n);
 		}
 		t_check(t, bad == 0, "%s loop: %u of %zu runs returned %u inner iterations, expected %u",
@@ -500,8 +614,6 @@ TEST(spec, tsx_abort)
 	uint64_t *s = samples(t, n);
 	uint32_t st = 0;
 
-	if (!s)
-		return;
 	say_env(t);
 	measure_overhead();
 	struct tsx_run r = { 0, 0 };
@@ -509,8 +621,8 @@ TEST(spec, tsx_abort)
 	sample_op(s, n, op_tsx_abort, &r);
 	odd = r.odd;
 	st = r.last;
-	t_metric_dist(t, "xbegin_xabort", s, n, "cycles", "odd_status=%zu env=%s overhead_cycles=%llu " METHOD,
-		      odd, plat_env(), (unsigned long long)overhead);
+	t_metric_dist(t, "xbegin_xabort", s, n, "cycles", "odd_status=%zu env=%s %s " METHOD,
+		      odd, plat_env(), overhead_text);
 	answer_cost(t, "xbegin_xabort", "TSX abort", s, n);
 	t_check(t, odd * 10 <= n, "%zu of %zu aborts were not our XABORT 0xff (last status 0x%x)", odd, n, st);
 }
@@ -532,13 +644,11 @@ TEST(spec, verw)
 	size_t n = iters(t), notz = 0;
 	uint64_t *s = samples(t, n);
 
-	if (!s)
-		return;
 	say_env(t);
 	measure_overhead();
 	sample_op(s, n, op_verw, &notz);
-	t_metric_dist(t, "verw_kernel_ds", s, n, "cycles", "selector=0x%x env=%s overhead_cycles=%llu " METHOD,
-		      KERNEL_DS, plat_env(), (unsigned long long)overhead);
+	t_metric_dist(t, "verw_kernel_ds", s, n, "cycles", "selector=0x%x env=%s %s " METHOD,
+		      KERNEL_DS, plat_env(), overhead_text);
 	answer_cost(t, "verw_kernel_ds", "VERW", s, n);
 	t_check(t, notz == 0, "VERW of the kernel data selector 0x%x cleared ZF %zu times (it is writable)",
 		KERNEL_DS, notz);
@@ -566,8 +676,6 @@ static void command_msr(struct test_ctx *t, uint32_t msr, uint64_t cmd, const ch
 	size_t n = iters(t);
 	uint64_t *s = samples(t, n);
 
-	if (!s)
-		return;
 	say_env(t);
 	t_diag(t, "MSR 0x%x is a write-only command register: no state to save or restore", msr);
 	struct fault_result r = wrmsr_safe(msr, cmd);
@@ -579,13 +687,13 @@ static void command_msr(struct test_ctx *t, uint32_t msr, uint64_t cmd, const ch
 	struct command_op op = { msr, cmd };
 
 	sample_op(s, n, op_command, &op);
-	t_metric_dist(t, what, s, n, "cycles", "msr=0x%x value=0x%llx env=%s overhead_cycles=%llu " METHOD, msr,
-		      (unsigned long long)cmd, plat_env(), (unsigned long long)overhead);
+	t_metric_dist(t, what, s, n, "cycles", "msr=0x%x value=0x%llx env=%s %s " METHOD, msr,
+		      (unsigned long long)cmd, plat_env(), overhead_text);
 	answer_cost(t, what, msr == MSR_IA32_PRED_CMD ? "IBPB" : "L1D flush", s, n);
 	/* negative control for the fault path: a reserved bit must #GP */
 	r = wrmsr_safe(msr, 1ull << 63);
-	t_check(t, r.vector == 13, "control: WRMSR 0x%x with reserved bit 63 gave vector %d, expected #GP (13)",
-		msr, r.vector);
+	t_check(t, r.vector == X86_TRAP_GP, "control: WRMSR 0x%x with reserved bit 63 gave vector %d, expected #GP (%d)",
+		msr, r.vector, X86_TRAP_GP);
 }
 
 TEST(spec, ibpb)
@@ -599,7 +707,7 @@ TEST(spec, ibpb)
 
 TEST(spec, l1d_flush)
 {
-	if (!boot_cpu.flush_l1d) {
+	if (!plat_cpu_info()->flush_l1d) {
 		t_skip(t, "%s", NO_L1D);
 		return;
 	}
@@ -675,7 +783,7 @@ static bool variant_ok(struct test_ctx *t, const struct variant *v, const struct
 		why = has_ibpb() ? NULL : NO_IBPB;
 		break;
 	case N_L1D:
-		why = boot_cpu.flush_l1d ? NULL : NO_L1D;
+		why = plat_cpu_info()->flush_l1d ? NULL : NO_L1D;
 		break;
 	}
 	if (why)
@@ -686,12 +794,7 @@ static bool variant_ok(struct test_ctx *t, const struct variant *v, const struct
 /* Wait (interrupts on) for the interrupt of the shot armed before. */
 static bool consume(uint64_t before)
 {
-	uint64_t limit = rdtsc_ordered() + plat_ns_to_cycles((uint64_t)T_LOST_US * 1000);
-
-	while (fired == before)
-		if (rdtsc_ordered() > limit)
-			return false;
-	return true;
+	return plat_spin_until(fired != before, T_LOST_US);
 }
 
 /* n immediate arms, each after pre(); inlined per constant pre. */
@@ -708,12 +811,13 @@ static inline __attribute__((always_inline)) void immed_sample(struct immed_run 
 		uint64_t t1 = lfence_rdtsc();
 
 		plat_irq_restore(flags);	/* the pending interrupt is taken here */
-		r->s[i] = net(t0, t1);
+		r->s[i] = t1 - t0;
 		if (!consume(before))
 			(*lost)++;
 		else if (fired != before + 1)
 			(*extra)++;
 	}
+	t_overhead_remove(&overhead, r->s, r->n);
 }
 
 static void immed_body(struct test_ctx *t, void *p)
@@ -739,8 +843,8 @@ static void immed_body(struct test_ctx *t, void *p)
 		default: immed_sample(r, pre_l1d, &lost, &extra); break;
 		}
 		t_metric_dist(t, v->metric, r->s, r->n, "cycles",
-			      "lost=%zu env=%s overhead_cycles=%llu method=lfence-rdtsc-around-sequence-and-wrmsr-tsc-deadline-irqs-off-interrupt-taken-after",
-			      lost, plat_env(), (unsigned long long)overhead);
+			      "lost=%zu env=%s %s method=lfence-rdtsc-around-sequence-and-wrmsr-tsc-deadline-irqs-off-interrupt-taken-after",
+			      lost, plat_env(), overhead_text);
 		answer_cost(t, v->metric, v->delta ? v->metric : "immediate TSC-deadline arm alone", r->s, r->n);
 		uint64_t p50 = percentile_sorted(r->s, r->n, 50);	/* sorted by t_metric_dist */
 
@@ -748,7 +852,8 @@ static void immed_body(struct test_ctx *t, void *p)
 			alone_p50 = p50;
 		else
 			t_metric_value(t, v->delta, (int64_t)p50 - (int64_t)alone_p50, "cycles",
-				       "method=median-minus-alone-median env=%s", plat_env());
+				       "method=median-minus-alone-median env=%s %s", plat_env(),
+				       overhead_text);
 		t_check(t, lost == 0 && extra == 0,
 			"%s: %zu immediate deadlines raised no interrupt, %zu raised more than one", v->metric,
 			lost, extra);
@@ -762,10 +867,8 @@ static void immed_body(struct test_ctx *t, void *p)
 	wrmsr(MSR_IA32_TSC_DEADLINE, rdtsc() + plat_ns_to_cycles(1000000));
 	wrmsr(MSR_IA32_TSC_DEADLINE, 0);
 	plat_irq_restore(flags);
-	uint64_t end = rdtsc_ordered() + plat_ns_to_cycles(3000000);
-
-	while (rdtsc_ordered() < end)
-		cpu_relax();
+	/* 3 ms for a wrong interrupt to arrive; one ends the wait early */
+	(void)plat_spin_until(fired != before, 3000);
 	t_check(t, fired == before, "control: a disarmed deadline still raised %llu interrupt(s)",
 		(unsigned long long)(fired - before));
 }
@@ -773,7 +876,10 @@ static void immed_body(struct test_ctx *t, void *p)
 TEST_EX(spec, immed_arm, 0, 120000)
 {
 	if (!timer_has_tscdeadline) {
-		t_skip(t, "%s", t_absent_why(X86_FEATURE_TSC_DEADLINE_TIMER, "TSC-deadline", "CPU lacks TSC-deadline (CPUID.1:ECX[24])"));
+		char why[200];
+
+		x86_feature_absent_why(X86_FEATURE_TSC_DEADLINE_TIMER, "TSC-deadline", why, sizeof(why));
+		t_skip(t, "%s", why);
 		return;
 	}
 	if (apic_mode == APIC_MODE_NONE) {
@@ -785,8 +891,6 @@ TEST_EX(spec, immed_arm, 0, 120000)
 
 	r.rtm = rtm_usable(why, sizeof(why));
 	r.s = samples(t, r.n);
-	if (!r.s)
-		return;
 	say_env(t);
 	t_diag(t, "ring-0 counterpart of kvm-unit-tests' vmexit tscdeadline_immed: WRMSR IA32_TSC_DEADLINE <- now, not waiting for the interrupt (taken after the window); not tscdeadline.immediate, which waits for it");
 	if (has_spec_ctrl()) {
@@ -888,19 +992,18 @@ TEST(spec, restore_after_fault)
 	t_diag(t, "control: %s is changed, then UD2 (the #UD dump that follows is deliberate)", ctl.name);
 	int how = guarded(t, fault_body, 0, EXPECT_FAULT);
 
-	control_verdict(t, how, 6, "UD2");
+	control_verdict(t, how, X86_TRAP_UD, "UD2");
 }
 
 static void timeout_body(struct test_ctx *t, void *p)
 {
 	(void)p;
 	control_change();
-	/* spin past the budget with interrupts on; bounded in case the
-	 * watchdog never fires (then the control fails) */
-	uint64_t end = t->deadline_tsc + plat_ns_to_cycles(3000000000ull);
+	/* spin past the budget with interrupts on; bounded (3 s past the
+	 * deadline) in case the watchdog never fires (then the control fails) */
+	uint64_t end = t->deadline_tsc + plat_ns_to_cycles(3000000000ull), now = rdtsc_ordered();
 
-	while (rdtsc_ordered() < end)
-		cpu_relax();
+	(void)plat_spin_until(false, now < end ? plat_cycles_to_ns(end - now) / 1000 : 0);
 }
 
 /* quick: a 100 ms budget (the hard one: what is proven is that the
@@ -917,5 +1020,5 @@ TEST_EXQ(spec, restore_after_timeout, 0, 2000, 100, true)
 	       (unsigned long long)t->budget_ms);
 	int how = guarded(t, timeout_body, 0, EXPECT_TIMEOUT);
 
-	control_verdict(t, how, CATCH_TIMEOUT, "overrun");
+	control_verdict(t, how, ENDED_TIMEOUT, "overrun");
 }

@@ -1,6 +1,10 @@
 /* tsc: calibration references agree; the TSC never goes backwards on one
  * CPU.  (Cross-CPU synchronization is in tsc_sync cases below.) */
 #include "kernel/test.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/fault.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/percpu.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
 #include "kernel/platform.h"
@@ -69,10 +73,6 @@ TEST(tsc, monotonic)
 	uint64_t *v = t_alloc(t, n * sizeof(uint64_t));
 	uint64_t worst;
 
-	if (!v) {
-		t_fail(t, "no memory for %zu samples", n);
-		return;
-	}
 	/* Negative control: the checker must see an injected step back. */
 	uint64_t fake[4] = { 10, 20, 15, 30 };
 
@@ -94,14 +94,6 @@ TEST(tsc, monotonic)
 
 /* ---- invariant TSC, TSC_ADJUST, cross-CPU synchronization ---- */
 
-#include "arch/x86/acpi.h"
-#include "arch/x86/cpu.h"
-#include "arch/x86/fault.h"
-#include "arch/x86/msr.h"
-#include "kernel/kernel.h"
-#include "arch/x86/percpu.h"
-#include "kernel/smp.h"
-
 /* A CPU that claims an invariant TSC fails tsc.sync when its TSC is
  * proven to differ from the boot CPU's by more than this. */
 #define TSC_SYNC_LIMIT_NS	1000
@@ -115,11 +107,9 @@ TEST(tsc, invariant)
 	char src[32];
 
 	x86_feature_source(X86_FEATURE_CONSTANT_TSC, src, sizeof(src));
-	t_diag(t, "invariant TSC (%s): %s", src, boot_cpu.invariant_tsc ? "yes" : "no");
-	if (!boot_cpu.invariant_tsc) {
-		t_skip(t, "CPU does not claim an invariant TSC");
+	t_diag(t, "invariant TSC (%s): %s", src, plat_cpu_info()->invariant_tsc ? "yes" : "no");
+	if (!t_require(t, X86_FEATURE_CONSTANT_TSC, "an invariant TSC"))
 		return;
-	}
 	/* An invariant TSC keeps its rate: re-measure now, after the run has
 	 * loaded the machine, against the same reference as at boot. */
 	const struct tsc_ref *r = NULL;
@@ -138,7 +128,7 @@ TEST(tsc, invariant)
 	static struct tsc_calibration now;
 	uint64_t hz = 0;
 
-	tsc_measure(&now, &acpi, true);
+	tsc_measure(&now, plat_acpi(), true);
 	for (unsigned i = 0; i < TSC_NREFS; i++)
 		if (now.ref[i].name == r->name && now.ref[i].ok)
 			hz = now.ref[i].hz;
@@ -219,6 +209,8 @@ struct sync_line {
 };
 static struct sync_line *sl;
 
+/* Answers every request until measure_sync() sets stop; its plat_wait()
+ * unwinds it by NMI should that never come. */
 static void sync_responder(void *p)
 {
 	(void)p;
@@ -281,6 +273,29 @@ static bool out_of_share(void)
 	return rdtsc() > share_end || (sync_t && t_expired(sync_t));
 }
 
+/* CPU 0's interrupt-off slice and the round it awaits. */
+struct sync_wait {
+	uint64_t k;		/* the round whose answer is awaited */
+	uint64_t flags;		/* plat_irq_save()'s, while irqs_off */
+	uint64_t slice_end;
+	bool irqs_off;
+};
+
+/* One look of the wait for round w->k's answer: true once it came, or
+ * once the case's budget is used (the round in flight may use more than
+ * its share, at least one round per CPU, not more than the budget);
+ * interrupts are let in when the slice ends. */
+static bool answered_or_spent(struct sync_wait *w)
+{
+	if (__atomic_load_n(&sl->ack, __ATOMIC_ACQUIRE) == w->k)
+		return true;
+	if (w->irqs_off && rdtsc() > w->slice_end) {
+		plat_irq_restore(w->flags);
+		w->irqs_off = false;
+	}
+	return !w->irqs_off && sync_t && t_expired(sync_t);
+}
+
 static bool measure_sync(unsigned cpu, unsigned rounds, int64_t fake, struct sync_bound *b)
 {
 	sl->req = sl->ack = 0;
@@ -289,51 +304,32 @@ static bool measure_sync(unsigned cpu, unsigned rounds, int64_t fake, struct syn
 	*b = (struct sync_bound){ INT64_MIN, INT64_MAX, UINT64_MAX, 0 };
 	if (plat_post(cpu, sync_responder, 0) != PLAT_OK)
 		return false;
-	/* Interrupts off only for bounded slices (issue 12 D3): between
-	 * slices, and while a slow answer is awaited, they are let in so
-	 * that the watchdog can stop a case that used its budget, and the
+	/* Interrupts off only for bounded slices, so that no interrupt-off
+	 * window outlasts SYNC_IRQOFF_SLICE_NS however many rounds run:
+	 * between slices, and while a slow answer is awaited, they are let in
+	 * so that the watchdog can stop a case that used its budget, and the
 	 * budget is checked.  Each round's bound stays valid whatever
 	 * interrupts do: one only widens [t1-t2, t1-t0]. */
-	uint64_t flags = plat_irq_save();
-	bool irqs_off = true;
-	uint64_t slice_end = lfence_rdtsc() + plat_ns_to_cycles(SYNC_IRQOFF_SLICE_NS);
+	struct sync_wait w = { 0, plat_irq_save(), 0, true };
 
+	w.slice_end = lfence_rdtsc() + plat_ns_to_cycles(SYNC_IRQOFF_SLICE_NS);
 	for (unsigned k = 1; k <= rounds; k++) {
-		if (!irqs_off || rdtsc() > slice_end) {
-			if (irqs_off)
-				plat_irq_restore(flags);
-			irqs_off = false;
+		if (!w.irqs_off || rdtsc() > w.slice_end) {
+			if (w.irqs_off)
+				plat_irq_restore(w.flags);
+			w.irqs_off = false;
 			if (out_of_share())
 				break;
-			flags = plat_irq_save();
-			irqs_off = true;
-			slice_end = lfence_rdtsc() + plat_ns_to_cycles(SYNC_IRQOFF_SLICE_NS);
+			w.flags = plat_irq_save();
+			w.irqs_off = true;
+			w.slice_end = lfence_rdtsc() + plat_ns_to_cycles(SYNC_IRQOFF_SLICE_NS);
 		}
 		uint64_t t0 = lfence_rdtsc();
 
 		__atomic_store_n(&sl->req, k, __ATOMIC_RELEASE);
-		uint64_t end = t0 + plat_ms_to_cycles(T_LOST_US / 1000);
-		bool answered = true;
-
-		while (__atomic_load_n(&sl->ack, __ATOMIC_ACQUIRE) != k) {
-			uint64_t now = rdtsc();
-
-			if (now > end) {
-				answered = false;
-				break;
-			}
-			if (irqs_off && now > slice_end) {
-				plat_irq_restore(flags);
-				irqs_off = false;
-			}
-			/* The round in flight may use more than its share (at
-			 * least one round per CPU), not more than the budget. */
-			if (!irqs_off && sync_t && t_expired(sync_t)) {
-				answered = false;
-				break;
-			}
-		}
-		if (!answered)
+		w.k = k;
+		if (!plat_spin_until(answered_or_spent(&w), T_LOST_US) ||
+		    __atomic_load_n(&sl->ack, __ATOMIC_ACQUIRE) != k)
 			break;
 		uint64_t t2 = lfence_rdtsc(), t1 = sl->t1;
 		int64_t lo = (int64_t)(t1 - t2), hi = (int64_t)(t1 - t0);
@@ -348,8 +344,8 @@ static bool measure_sync(unsigned cpu, unsigned rounds, int64_t fake, struct syn
 		if (control_mode && b->lo > 0)
 			break;	/* the planted offset is proven: the control is done */
 	}
-	if (irqs_off)
-		plat_irq_restore(flags);
+	if (w.irqs_off)
+		plat_irq_restore(w.flags);
 	sl->stop = 1;
 	if (plat_wait(cpu, T_LOST_US / 1000) != PLAT_OK)
 		return false;
@@ -449,18 +445,18 @@ TEST_EXQ(tsc, sync, 0, 0, 100, false)
 			       c, plat_cpu_rel_name(plat_cpu_relation(0, c)), (long long)b.lo, (long long)b.hi,
 			       (unsigned long long)b.best_rtt, (unsigned long long)pr,
 			       (unsigned long long)mag);
-		if (boot_cpu.invariant_tsc)
+		if (plat_cpu_info()->invariant_tsc)
 			t_check(t, pr <= TSC_SYNC_LIMIT_NS,
 				"cpu %u: TSC differs from cpu 0 by at least %llu ns (limit %d ns) although the TSC is invariant",
 				c, (unsigned long long)pr, TSC_SYNC_LIMIT_NS);
 	}
 	t_metric_dist(t, "offset_bound", bound, n, "ns",
 		      "worst_proven_ns=%llu limit_ns=%d invariant=%s rounds=%u fewest_rounds=%u method=round-trip-intersection",
-		      (unsigned long long)worst, TSC_SYNC_LIMIT_NS, boot_cpu.invariant_tsc ? "yes" : "no",
+		      (unsigned long long)worst, TSC_SYNC_LIMIT_NS, plat_cpu_info()->invariant_tsc ? "yes" : "no",
 		      rounds, fewest_rounds);
 	if (fewest_rounds < rounds)
 		t_diag(t, "slow host: some measurements were cut to %u of %u rounds by their share of the budget (bounds stay valid, only looser)",
 		       fewest_rounds, rounds);
-	if (!boot_cpu.invariant_tsc && worst > TSC_SYNC_LIMIT_NS)
+	if (!plat_cpu_info()->invariant_tsc && worst > TSC_SYNC_LIMIT_NS)
 		t_diag(t, "offsets above the limit are reported, not failed: the CPU does not claim an invariant TSC");
 }

@@ -35,10 +35,8 @@
 #include "arch/x86/traps.h"
 #include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
-#include "kernel/kernel.h"
 #include "arch/x86/percpu.h"
 #include "kernel/platform.h"
-#include "kernel/smp.h"
 
 SUITE(wrmsr_order, 75, "store -> x2APIC ICR WRMSR -> handler: stale reads per fence variant");
 
@@ -158,7 +156,7 @@ TEST_EXQ(wrmsr_order, stale_reads, 0, 120000, 150, false)
 	uint32_t dest = plat_cpu_apic_id(rx[0]);
 
 	t_diag(t, "sender cpu 0, receiver cpu %u (%s), %llu rounds per variant, vendor %s",
-	       rx[0], plat_cpu_rel_name(rel), (unsigned long long)n, boot_cpu.vendor_str);
+	       rx[0], plat_cpu_rel_name(rel), (unsigned long long)n, plat_cpu_info()->vendor_str);
 	uint64_t stale_of[NVARIANTS] = { 0 }, n_of[NVARIANTS] = { 0 };
 	uint64_t planned = n;
 
@@ -178,7 +176,7 @@ TEST_EXQ(wrmsr_order, stale_reads, 0, 120000, 150, false)
 		t_metric_value(t, vname[v], (int64_t)stale, "count",
 			       "n=%llu lost=%llu vendor=%s receiver=cpu%u relation=%s%s",
 			       (unsigned long long)n, (unsigned long long)lost,
-			       boot_cpu.vendor_str, rx[0], plat_cpu_rel_name(rel), needed);
+			       plat_cpu_info()->vendor_str, rx[0], plat_cpu_rel_name(rel), needed);
 		t_check(t, lost == 0, "%s: %llu IPIs never reached the handler", vname[v],
 			(unsigned long long)lost);
 		if (v == V_MFENCE_LFENCE)

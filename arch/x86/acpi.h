@@ -22,6 +22,9 @@
 /* MADT Local APIC / Local x2APIC flags (ACPI 6.5 §5.2.12.2). */
 #define ACPI_MADT_ENABLED		(1u << 0)
 #define ACPI_MADT_ONLINE_CAPABLE	(1u << 1)
+/* MADT header Flags (ACPI 6.5 §5.2.12, table "Multiple APIC Flags"):
+ * PCAT_COMPAT, the system also has the dual 8259 PICs (Linux's name). */
+#define ACPI_MADT_PCAT_COMPAT		(1u << 0)
 
 struct acpi_cpu {
 	uint32_t apic_id;	/* 8-bit xAPIC ID or 32-bit x2APIC ID */
@@ -95,7 +98,7 @@ struct acpi_info {
 	const char *cpus_source;	/* "madt", "mptable" (arch/x86/mptable.c), NULL = none */
 	bool madt_invalid;		/* a MADT was listed but rejected, or its entry walk stopped */
 	uint64_t lapic_addr;		/* after any type-5 override */
-	uint32_t madt_flags;		/* bit 0 PCAT_COMPAT: 8259s present */
+	uint32_t madt_flags;		/* ACPI_MADT_PCAT_COMPAT: 8259s present */
 	uint8_t madt_revision;
 	struct acpi_cpu cpus[ACPI_MAX_CPUS];	/* in MADT order */
 	unsigned ncpus;			/* entries stored (<= ACPI_MAX_CPUS) */

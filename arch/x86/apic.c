@@ -13,7 +13,6 @@
 #include "arch/x86/cpufeature.h"
 #include "arch/x86/log.h"
 
-#define MADT_PCAT_COMPAT	(1u << 0)
 
 enum apic_mode apic_mode;
 enum apic_mode apic_boot_mode;
@@ -252,7 +251,7 @@ bool apic_bsp_init(const struct apic_params *p, const struct acpi_info *ai)
 		apic_mode = APIC_MODE_NONE;
 		return false;
 	}
-	if (!ai || !ai->have_madt || (ai->madt_flags & MADT_PCAT_COMPAT))
+	if (!ai || !ai->have_madt || (ai->madt_flags & ACPI_MADT_PCAT_COMPAT))
 		pic_remap_and_mask(VEC_PIC_BASE);
 	irq_set_handler(VEC_APIC_ERROR, apic_error_irq);
 	apic_cpu_init(true);

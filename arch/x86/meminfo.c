@@ -7,10 +7,19 @@
  * EAX[7:5] level, EBX[31:22] ways-1, EBX[21:12] partitions-1, EBX[11:0]
  * line size-1, ECX sets-1; size = ways * partitions * line * sets.  Older
  * AMD parts only have CPUID 8000_0006h (APM vol. 3 E.4.7): ECX[31:16] L2
- * KiB, EDX[31:18] L3 in 512 KiB units. */
+ * KiB, EDX[31:18] L3 in 512 KiB units.
+ *
+ * Vendor, maximum leaves and feature bits come from the one CPUID decoder
+ * (arch/x86/cpuinfo.c) and the feature table (arch/x86/cpufeature.h);
+ * this file decodes only what is its own: the cache leaves and XCR0's
+ * supported components. */
 #include "arch/x86/meminfo.h"
+#include "arch/x86/cpufeature.h"
 #include "lib/string.h"
 
+/* TopologyExtensions: CPUID 8000_0001h:ECX[22] (AMD APM vol. 3 E.4.2),
+ * whether leaf 8000_001Dh exists.  Belongs in the table
+ * (arch/x86/cpufeature.h) with the others; until it is there, here. */
 #define CACHE_TYPE_NONE		0
 #define CACHE_TYPE_INSTRUCTION	2
 #define CPUID_4_MAX_SUBLEAF	16
@@ -47,50 +56,48 @@ static bool walk_cache_leaf(struct meminfo *mi, cpuid_fn fn, void *ctx, uint32_t
 	return found;
 }
 
+/* f from the table (arch/x86/cpufeature.h), leaf range checked against
+ * what cpuinfo_decode found: a leaf above the maximum reads as absent. */
+static bool has(const struct cpuinfo *ci, struct x86_cpu_feature f, cpuid_fn fn, void *ctx)
+{
+	uint32_t max = f.leaf >= 0x80000000u ? ci->max_ext_leaf : ci->max_leaf;
+	struct cpuid_regs r;
+
+	if (f.leaf > max)
+		return false;
+	r = fn(f.leaf, f.subleaf, ctx);
+	return x86_feature_in(f, &r);
+}
+
 void meminfo_decode(struct meminfo *mi, cpuid_fn fn, void *ctx)
 {
-	struct cpuid_regs r = fn(0, 0, ctx);
-	uint32_t max_leaf = r.eax;
-	char vendor[13];
+	struct cpuinfo ci;
+	struct cpuid_regs r;
 
 	memset(mi, 0, sizeof(*mi));
 	mi->llc_source = "none";
-	memcpy(vendor, &r.ebx, 4);
-	memcpy(vendor + 4, &r.edx, 4);
-	memcpy(vendor + 8, &r.ecx, 4);
-	vendor[12] = '\0';
-	bool amd = !strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine");
+	/* vendor, maximum leaves and the feature table's rows: one decoder */
+	cpuinfo_decode(&ci, fn, ctx);
+	bool amd = ci.vendor == VENDOR_AMD || ci.vendor == VENDOR_HYGON;
 
-	if (max_leaf >= 1) {
-		r = fn(1, 0, ctx);
-		mi->sse2 = r.edx & (1u << 26);
-		mi->xsave = r.ecx & (1u << 26);
-		mi->avx = r.ecx & (1u << 28);
-		mi->hypervisor = r.ecx & (1u << 31);
-	}
-	if (max_leaf >= 7) {
-		r = fn(7, 0, ctx);
-		mi->avx2 = mi->avx && (r.ebx & (1u << 5));
-		mi->avx512f = r.ebx & (1u << 16);
-	}
-	if (max_leaf >= 0xd && mi->xsave) {
+	mi->sse2 = has(&ci, X86_FEATURE_SSE2, fn, ctx);
+	mi->xsave = has(&ci, X86_FEATURE_XSAVE, fn, ctx);
+	mi->avx = ci.avx;
+	/* AVX2 is usable only with AVX (its VEX encodings and YMM state) */
+	mi->avx2 = ci.avx && ci.avx2;
+	mi->avx512f = ci.avx512f;
+	if (ci.max_leaf >= 0xd && mi->xsave) {
 		r = fn(0xd, 0, ctx);
 		mi->xcr0_supported = ((uint64_t)r.edx << 32) | r.eax;
 	}
-	uint32_t max_ext = fn(0x80000000u, 0, ctx).eax;
-	bool topoext = false;
+	mi->clzero = ci.clzero;
 
-	if (max_ext >= 0x80000001u)
-		topoext = fn(0x80000001u, 0, ctx).ecx & (1u << 22);
-	if (max_ext >= 0x80000008u)
-		mi->clzero = fn(0x80000008u, 0, ctx).ebx & (1u << 0);
-
-	if (!amd && max_leaf >= 4 && walk_cache_leaf(mi, fn, ctx, 4)) {
+	if (!amd && ci.max_leaf >= 4 && walk_cache_leaf(mi, fn, ctx, 4)) {
 		mi->llc_source = "CPUID.4";
-	} else if (amd && topoext && max_ext >= 0x8000001du &&
+	} else if (amd && has(&ci, X86_FEATURE_TOPOEXT, fn, ctx) && ci.max_ext_leaf >= 0x8000001du &&
 		   walk_cache_leaf(mi, fn, ctx, 0x8000001du)) {
 		mi->llc_source = "CPUID.8000001DH";
-	} else if (max_ext >= 0x80000006u) {
+	} else if (ci.max_ext_leaf >= 0x80000006u) {
 		r = fn(0x80000006u, 0, ctx);
 		uint64_t l3 = (uint64_t)(r.edx >> 18) * 512 * 1024;
 		uint64_t l2 = (uint64_t)(r.ecx >> 16) * 1024;

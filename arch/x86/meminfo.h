@@ -28,7 +28,6 @@ struct meminfo {
 	bool avx2;		/* CPUID.7.0:EBX[5] */
 	bool avx512f;		/* CPUID.7.0:EBX[16] */
 	bool clzero;		/* CPUID.80000008H:EBX[0] */
-	bool hypervisor;	/* CPUID.1:ECX[31] */
 	uint64_t xcr0_supported;	/* CPUID.0DH.0:EDX:EAX, 0 without XSAVE */
 };
 

@@ -41,7 +41,6 @@
 #define MP_ROM_SIZE		0x10000
 #define MP_SEARCH_KB		1024
 #define MP_DEFAULT_APIC		0xFEE00000u	/* §5.1 */
-#define MP_PCAT_COMPAT		(1u << 0)	/* = MADT flags PCAT_COMPAT, ACPI 6.5 §5.2.12 */
 /* Ours: a base table claiming more than this is corrupt (it is a few KiB
  * even with hundreds of CPUs). */
 #define MPC_MAX_LEN		0x10000u
@@ -217,7 +216,7 @@ bool mptable_fill(struct acpi_info *ai, struct mp_info *mp)
 	}
 	/* §3.6.2: an MP system keeps PC/AT-compatible 8259As; say so as the
 	 * MADT's PCAT_COMPAT flag would, so that they are masked. */
-	ai->madt_flags |= MP_PCAT_COMPAT;
+	ai->madt_flags |= ACPI_MADT_PCAT_COMPAT;
 	ai->have_madt = true;
 	ai->cpus_source = "mptable";
 	return true;

@@ -3,7 +3,7 @@
 # its checksums verify (and catch a planted corrupt byte), a release is
 # never overwritten, an uncommitted tree is refused, and the tools inside
 # run from there with no further build (logcheck judges a log; run-qemu.sh
-# boots the release's own ELF).
+# boots the release's own ELF, whatever BUILD the caller has set).
 #   tests/host/check-dist.sh BUILD     prints PASS/FAIL lines
 set -u
 cd "$(dirname "$0")/../.."
@@ -51,12 +51,12 @@ out=$(tools/make-dist.sh "$tmp/nothing" "$ver.2" "$tmp" 2>&1); rc=$?
 	pass dist-missing-build || fail dist-missing-build "exit $rc: $out"
 
 # the tools run from the release: a boot of its own ELF, judged by its logcheck
-out=$(cd "$rel" && timeout 120 tools/run-qemu.sh --accel tcg --smp 2 --mem 256M \
+out=$(cd "$rel" && BUILD=build timeout 120 tools/run-qemu.sh --accel tcg --smp 2 --mem 256M \
 	--append "quick tests=boot" --timeout 90 2>&1); rc=$?
 [ $rc = 0 ] && ls "$rel"/build/logs/*.log >/dev/null 2>&1 && pass dist-tools-run ||
 	fail dist-tools-run "run-qemu.sh from the release: exit $rc: $(tail -n 3 <<<"$out")"
 log=$(ls "$rel"/build/logs/*.log 2>/dev/null | head -n1)
-if [ -n "$log" ] && (cd "$rel" && tools/ringlab-report check "$log") >/dev/null 2>&1; then
+if [ -n "$log" ] && (cd "$rel" && BUILD=build tools/ringlab-report check "$log") >/dev/null 2>&1; then
 	pass dist-report-runs
 else
 	fail dist-report-runs "ringlab-report from the release could not judge $log"

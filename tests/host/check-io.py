@@ -43,7 +43,6 @@ MMIO_FILES = {
     "kernel/fbcon.c": "the GOP/VBE framebuffer of the multiboot2 tag (screen console): pixels only",
     "tests/fault.c": "deliberate #PF on an unmapped address (no device)",
     "arch/x86/smpboot.c": "AP trampoline page in low RAM (not a device): the parked CPUs' IDT pointer",
-    "tests/tlb.c": "the TLB suite's own test frames, allocated RAM (not a device)",
 }
 MAP_FILES = {"arch/x86/apic.c", "arch/x86/hpet.c", "arch/x86/ioapic.c", "kernel/fbcon_boot.c"}
 

@@ -1,31 +1,130 @@
 #!/usr/bin/env bash
-# The platform seam (kernel/test.h): a suite marked SUITE_HOSTED may include
-# only the seam headers, lib/ and the freestanding C headers, so that it
-# builds unchanged into ringlab-hosted.  One line per suite file:
-# "PASS seam-<suite>" or "FAIL seam-<suite>: includes X".
+# The platform seam (kernel/test.h, kernel/platform.h): what a suite file
+# may use of the kernel.  One line per suite file: "PASS seam-<suite>" or
+# "FAIL seam-<suite>: <why>" (tests/tlb/local.c is seam-tlb-local).
 #
-#   tests/host/check-seam.sh [FILE...]    (default: every SUITE_HOSTED file)
+# Every suite file (tests/*.c, tests/tlb/*.c) includes only
+#   "kernel/test.h", "kernel/platform.h", "lib/*.h", "arch/x86/*.h" (the
+#   hardware it exercises), its own suite-local header ("tests/tlb/*.h" for
+#   tests/tlb/, "tests/<suite>/*.h" for tests/<suite>.c) and <stdbool.h>
+#   <stddef.h> <stdint.h> <stdarg.h>;
+# and reads no kernel global (boot_cpu, boot_info, boot_options, acpi,
+#   boot_in_qemu, ringlab_version: the plat_*() accessors give them) and
+#   asks "is this virtual?" only through plat_under_emulator()/plat_env()
+#   (no cpuinfo .hypervisor / .hv_signature, no plat_mem_info .hypervisor).
+# A SUITE_HOSTED file keeps the stricter rule: only kernel/test.h,
+#   kernel/platform.h, lib/ and the C headers (no arch/x86 either), and no
+#   #ifdef on the build, so that it builds unchanged into ringlab-hosted.
+#
+#   tests/host/check-seam.sh [FILE...]    (default: every suite file, then
+#                                          the planted controls below)
 set -u
 cd "$(dirname "$0")/../.."
-allowed='^#[[:space:]]*include[[:space:]]+("kernel/test\.h"|"kernel/platform\.h"|"lib/[a-z0-9_]+\.h"|<(stdbool|stddef|stdint|stdarg)\.h>)'
-files=("$@")
-if [ ${#files[@]} = 0 ]; then
-	mapfile -t files < <(grep -lw '^SUITE_HOSTED' tests/*.c)
+std='<(stdbool|stddef|stdint|stdarg)\.h>'
+hosted_allowed="^#[[:space:]]*include[[:space:]]+(\"kernel/test\\.h\"|\"kernel/platform\\.h\"|\"lib/[a-z0-9_]+\\.h\"|$std)"
+# Perl regexps over the code: a global is the bare identifier (not a
+# member, not a struct tag, not a call); the virtual question is a member.
+globals='(?<![\w.>])(?<!struct )(?:boot_cpu|boot_info|boot_options|acpi|boot_in_qemu|ringlab_version)\b(?!\s*\()'
+virt='(?:\.|->)(?:hypervisor|hv_signature)\b'
+
+# "line: text" of the first uses of regexp $2 in file $1's code: comments,
+# string literals and #include lines removed (newlines kept), so that prose
+# naming a global or a header is not taken for a use of it.
+uses_of() {
+	RE=$2 perl -0777 -ne '
+		s{/\*.*?\*/}{ my $c = $&; $c =~ tr/\n//cd; $c }gse;
+		s{//[^\n]*}{}g; s{"(?:\\.|[^"\\\n])*"}{""}g; s{^#[ \t]*include[^\n]*}{}mg;
+		my $n = 0; my @hits;
+		for my $l (split /\n/, $_, -1) {
+			$n++;
+			if ($l =~ /$ENV{RE}/) { (my $t = $l) =~ s/\s+/ /g; push @hits, "$n:$t"; }
+		}
+		print join("|", @hits[0 .. ($#hits < 2 ? $#hits : 2)]);
+	' "$1"
+}
+
+check_file() {
+	local f=$1 base dir name local_hdr allowed bad uses
+	base=$(basename "$f" .c)
+	dir=$(basename "$(dirname "$f")")
+	if [ "$(basename "$(dirname "$(dirname "$f")")")" = tests ]; then
+		# a suite split over tests/<dir>/ (tests/tlb/)
+		name=seam-$dir-$base
+		local_hdr="tests/$dir/[a-z0-9_]+\\.h"
+	else
+		name=seam-$base
+		local_hdr="tests/$base/[a-z0-9_]+\\.h"
+	fi
+	if [ ! -r "$f" ]; then
+		echo "FAIL $name: cannot read $f"
+		return
+	fi
+	if grep -qw '^SUITE_HOSTED' "$f"; then
+		bad=$(grep -E '^#[[:space:]]*include' "$f" | grep -vE "$hosted_allowed" | tr -s ' \t' ' ' | paste -sd, -)
+		if [ -n "$bad" ]; then
+			echo "FAIL $name: includes $bad (hosted suites use only kernel/test.h, kernel/platform.h and lib/)"
+			return
+		fi
+		if grep -qE '^#[[:space:]]*if(n?def)?[[:space:]].*RINGLAB_(USER|HOST)' "$f"; then
+			echo "FAIL $name: #ifdef on the build (hosted suites build unchanged)"
+			return
+		fi
+	else
+		allowed="^#[[:space:]]*include[[:space:]]+(\"kernel/test\\.h\"|\"kernel/platform\\.h\"|\"lib/[a-z0-9_]+\\.h\"|\"arch/x86/[a-z0-9_-]+\\.h\"|\"$local_hdr\"|$std)"
+		bad=$(grep -E '^#[[:space:]]*include' "$f" | grep -vE "$allowed" | tr -s ' \t' ' ' | paste -sd, -)
+		if [ -n "$bad" ]; then
+			echo "FAIL $name: includes $bad (suites use kernel/test.h, kernel/platform.h, lib/, arch/x86/ and their own header only)"
+			return
+		fi
+	fi
+	uses=$(uses_of "$f" "$globals")
+	if [ -n "$uses" ]; then
+		echo "FAIL $name: reads a kernel global (use the plat_*() accessors): $uses"
+		return
+	fi
+	uses=$(uses_of "$f" "$virt")
+	if [ -n "$uses" ]; then
+		echo "FAIL $name: asks whether it runs virtualized other than by plat_under_emulator()/plat_env(): $uses"
+		return
+	fi
+	echo "PASS $name"
+}
+
+if [ $# -gt 0 ]; then
+	for f in "$@"; do
+		check_file "$f"
+	done
+	exit 0
 fi
+
+shopt -s nullglob
+files=(tests/*.c tests/tlb/*.c)
 if [ ${#files[@]} = 0 ]; then
-	echo "FAIL seam: no SUITE_HOSTED suite found"
+	echo "FAIL seam: no suite file found in tests/"
 	exit 0
 fi
 for f in "${files[@]}"; do
-	name=seam-$(basename "$f" .c)
-	bad=$(grep -E '^#[[:space:]]*include' "$f" | grep -vE "$allowed" | tr -s ' \t' ' ' | paste -sd, -)
-	if ! grep -qw '^SUITE_HOSTED' "$f"; then
-		echo "FAIL $name: not a SUITE_HOSTED file"
-	elif [ -n "$bad" ]; then
-		echo "FAIL $name: includes $bad (hosted suites use only kernel/test.h, kernel/platform.h and lib/)"
-	elif grep -qE '^#[[:space:]]*if(n?def)?[[:space:]].*RINGLAB_(USER|HOST)' "$f"; then
-		echo "FAIL $name: #ifdef on the build (hosted suites build unchanged)"
-	else
-		echo "PASS $name"
-	fi
+	check_file "$f"
 done
+
+# Planted controls: the check must reject a suite reaching below the seam
+# (a kernel/ header, a kernel global) and accept a clean one, else its
+# PASS lines above prove nothing.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/tests"
+control() { # name file expect(PASS|FAIL) what
+	local got
+	got=$(check_file "$2")
+	if [[ $got == "$3 "* ]]; then
+		echo "PASS seam-control-$1: $4 gives $3"
+	else
+		echo "FAIL seam-control-$1: $4 gave '$got', expected $3"
+	fi
+}
+printf '#include "kernel/test.h"\n#include "kernel/kernel.h"\nSUITE(planted, 1, "x");\n' >"$tmp/tests/planted_kernel_h.c"
+control kernel-h "$tmp/tests/planted_kernel_h.c" FAIL "a suite including kernel/kernel.h"
+printf '#include "kernel/test.h"\nSUITE(planted, 1, "x");\nTEST(planted, a)\n{\n\tt_check(t, boot_cpu.x2apic, "x");\n}\n' >"$tmp/tests/planted_global.c"
+control global "$tmp/tests/planted_global.c" FAIL "a suite reading boot_cpu"
+printf '#include "kernel/test.h"\n#include "arch/x86/apic.h"\n/* boot_cpu and kernel/kernel.h named in a comment */\nSUITE(planted, 1, "x");\nTEST(planted, a)\n{\n\tconst struct boot_info *bi = plat_boot_info();\n\tt_check(t, bi && plat_cpu_info()->x2apic, "boot_cpu");\n}\n' >"$tmp/tests/planted_clean.c"
+control clean "$tmp/tests/planted_clean.c" PASS "a suite using only the seam"

@@ -536,7 +536,7 @@ static void test_lists(void **state)
 	assert_one_error("tests= list longer than 1023 characters");
 	assert_int_equal(strlen(o.tests), 1021);	/* the earlier part stays */
 
-	/* issue 12 D7: a long list keeps the whole names that fit (never
+	/* a long list keeps the whole names that fit (never
 	 * "run everything"), and the error names the limit and the first
 	 * name lost. */
 	size_t n = 0;

@@ -462,6 +462,9 @@ def cases(args):
                      result_is("unexpected_irq", "not ok"),
                      has(r"# EXCEPTION #PF .* on cpu 0 .*during fault\.unexpected_irq"),
                      result_is("self_ipi", "ok"), result_is("apic", "ok"),
+                     # the runner-owned cleanup ran after a fault and after an overrun
+                     has(r"# deferred: t_defer action ran after fault\.unexpected ended"),
+                     has(r"# deferred: t_defer action ran after fault\.timeout ended"),
                      has(r"^ringlab: \d+ passed, 5 failed, 0 skipped$")]),
         # --- SMP and APIC ---
         Case("smp2", smp="2", append="tests=smp,apic,ipi,wrmsr_order quick",
@@ -676,6 +679,7 @@ def cases(args):
              checks=[has(r"not ok 1 hang_irqoff # TIMEOUT budget of 500 ms exceeded with interrupts off; stopped by an NMI from watcher cpu 1"),
                      has(r"not ok 2 hang_irqoff_ap # TIMEOUT budget of 500 ms exceeded"),
                      has(r"^# watchdog: cpu 1 checks"), result_is("boot", "ok"),
+                     has(r"# deferred: t_defer action ran after fault\.hang_irqoff ended"),
                      has(r"^ringlab: \d+ passed, 2 failed, 0 skipped$")]),
         # One CPU: no watcher; the boot CPU's own check in a periodic NMI
         # (PIT channel 0 -> ISA IRQ 0 -> I/O APIC pin 2 as NMI) must stop it.

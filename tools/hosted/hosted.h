@@ -15,4 +15,8 @@ unsigned hosted_platform_init(bool quick, unsigned limit, char *err, size_t errs
 void hosted_unsafe_enter(void);
 void hosted_unsafe_leave(void);
 
+struct options;
+/* The parsed arguments plat_options() returns (main.c's). */
+void hosted_set_options(const struct options *o);
+
 #endif

@@ -19,8 +19,6 @@
 #include "kernel/test.h"
 #include "kernel/runner.h"
 
-extern const char ringlab_version[];
-
 static void microcode(char *buf, size_t size)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -55,6 +53,7 @@ static void usage(FILE *f)
 		"(docs/log-format.md) on stdout.  Options are the kernel's command line:\n"
 		"  tests=LIST  skip=LIST   suites or suite.case, comma-separated\n"
 		"  quick  verbose  nosmp   shorter run / more output / CPU 0 only\n"
+		"  list                    print the suites and cases (# list: lines), run none\n"
 		"  iters=N  seed=N  cpus=N  timeout=SECONDS\n"
 		"  -h, --help              this text\n"
 		"Exit status: 0 pass, 1 a case failed, 2 bad option (nothing was run).\n"
@@ -94,10 +93,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ringlab-hosted: nothing was run (see --help)\n");
 		return 2;
 	}
+	hosted_set_options(&o);
 	unsigned n = hosted_platform_init(o.quick, o.nosmp ? 1 : o.cpus, err, sizeof(err));
 
 	rep_start();
-	rep_diag("ringlab %s starting (hosted)", ringlab_version);
+	rep_diag("ringlab %s starting (hosted)", plat_version());
 	for (unsigned i = 0; i < o.nerrors; i++)
 		rep_diag("error: %s", o.errors[i]);
 	if (o.nconsoles || o.apic != APIC_AUTO || o.simulate || o.exit_mode != EXIT_DEFAULT ||
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 
 	cpuinfo_read(&ci);
 	uname(&u);
-	rep_id("version", "%s", ringlab_version);
+	rep_id("version", "%s", plat_version());
 	rep_id("boot", "hosted (Linux %s %s)", u.release, u.machine);
 	rep_id("firmware", "n/a (user space)");
 	rep_id("loader", "none");
@@ -127,8 +127,7 @@ int main(int argc, char **argv)
 	rep_id("hypervisor", "%s", ci.hypervisor ? ci.hv_signature : "none");
 	rep_id("env", "%s", plat_env());
 	rep_id("tsc", "hz=%llu source=clock_monotonic_raw", (unsigned long long)plat_tsc_hz());
-	rep_id("ram", "bytes=%llu", (unsigned long long)sysconf(_SC_PHYS_PAGES) *
-				    (unsigned long long)sysconf(_SC_PAGESIZE));
+	rep_id("ram", "bytes=%llu", (unsigned long long)plat_ram_bytes());
 	rep_id("cpus", "online=%u (one pinned thread each)", n);
 	rep_id("apic", "n/a (user space)");
 	uint64_t seed = o.seed_set ? o.seed : rdtsc();

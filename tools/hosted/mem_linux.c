@@ -1,5 +1,5 @@
 /* Hosted (Linux user space) side of the memory-experiment seam
- * (kernel/platform.h, issue 10). */
+ * (kernel/platform.h). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
@@ -17,12 +17,15 @@
 /* a shared machine: never take more than this fraction of MemAvailable */
 #define AVAIL_DIVISOR	2
 
+/* OSXSAVE: CPUID.1:ECX[27], the OS set CR4.OSXSAVE, so XGETBV works in
+ * ring 3 (SDM vol. 2A CPUID, vol. 1 §13.3).  Belongs in the table
+ * (arch/x86/cpufeature.h); until it is there, here. */
 static uint64_t xcr0_os(void)
 {
 	struct cpuid_regs r = cpuid_native(1, 0, NULL);
 	uint32_t lo, hi;
 
-	if (!(r.ecx & (1u << 27)))	/* OSXSAVE: the OS enabled XGETBV */
+	if (!x86_feature_in(X86_FEATURE_OSXSAVE, &r))
 		return 0;
 	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
 	return ((uint64_t)hi << 32) | lo;
@@ -45,7 +48,6 @@ void plat_mem_info(struct plat_mem_info *out)
 		.avx2 = mi.avx2,
 		.avx512f = mi.avx512f,
 		.clzero = mi.clzero,
-		.hypervisor = mi.hypervisor,
 		.erms = ci.erms,
 		.serialize = ci.serialize,
 		.avx_state = mi.avx && (x & avx) == avx,

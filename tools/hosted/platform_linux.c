@@ -110,16 +110,6 @@ uint32_t plat_cpu_apic_id(unsigned cpu)
 	return cpu < nworkers ? (uint32_t)workers[cpu].linux_cpu : 0xffffffffu;
 }
 
-unsigned plat_other_cpus(unsigned *out, unsigned max)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 1; i < nworkers && n < max; i++)
-		if (plat_online(i))
-			out[n++] = i;
-	return n;
-}
-
 uint64_t plat_irq_save(void)
 {
 	return 0;
@@ -357,9 +347,12 @@ static const struct cpu_env *env_get(void)
 	return &env;
 }
 
+/* CPUID.1:ECX[31], the bit every hypervisor sets for its guests (SDM
+ * vol. 2A CPUID, "not used: always returns 0" on hardware): user space has
+ * no firmware tables to tell emulators apart. */
 bool plat_under_emulator(void)
 {
-	return env_get()->kind != CPU_ENV_BARE_METAL;
+	return plat_cpu_info()->hypervisor;
 }
 
 uint64_t plat_emulated_mbps(void)
@@ -418,6 +411,106 @@ enum cpu_rel plat_cpu_relation(unsigned a, unsigned b)
 	return REL_SMT_SIBLING;
 }
 
+/* ---- the run's state (kernel/platform.h accessors) ---- */
+
+extern const char ringlab_version[];
+static const struct options *run_options;
+
+void hosted_set_options(const struct options *o)
+{
+	run_options = o;
+}
+
+const struct options *plat_options(void)
+{
+	return run_options;
+}
+
+const struct acpi_info *plat_acpi(void)
+{
+	return NULL;	/* no firmware tables in user space */
+}
+
+const struct boot_info *plat_boot_info(void)
+{
+	return NULL;	/* no multiboot information */
+}
+
+const char *plat_version(void)
+{
+	return ringlab_version;
+}
+
+uint64_t plat_ram_bytes(void)
+{
+	return (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+bool plat_fb_range(uint64_t *pa, uint64_t *len)
+{
+	(void)pa;
+	(void)len;
+	return false;
+}
+
+bool plat_nmi_watch_available(void)
+{
+	return false;	/* SIGALRM stops every overrun: no interrupts-off spin */
+}
+
+void plat_panic(const char *why)
+{
+	hosted_unsafe_enter();	/* no unwinding from here on */
+	rep_panic_line(why);
+	rep_exit("panic", 3);
+	rep_integrity();
+	fflush(stdout);
+	_exit(3);
+}
+
+static void arm_alarm(uint64_t ms)
+{
+	struct itimerval it = { { 0, 0 }, { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* The case's deferred actions (t_defer), each under the catch point and a
+ * budget of its own; one that faults or overruns fails the case and the
+ * next one still runs (t_defer_run forgets each before calling it). */
+static void run_deferred(struct test_ctx *t)
+{
+	while (t->ndefer) {
+		int sig = sigsetjmp(case_jb, 1);
+		char why[200];
+
+		if (sig == 0) {
+			in_case = 1;
+			arm_alarm(T_DEFER_BUDGET_MS);
+			t_defer_run(t);
+			in_case = 0;
+			continue;
+		}
+		in_case = 0;
+		if (sig == CASE_ABORT)
+			continue;	/* t_abort() recorded why */
+		if (sig == SIGALRM)
+			snprintf(why, sizeof(why), "a deferred action (t_defer) overran its %u ms",
+				 T_DEFER_BUDGET_MS);
+		else
+			snprintf(why, sizeof(why),
+				 "a deferred action (t_defer) ended by signal %d (%s) at address 0x%llx",
+				 sig, strsignal(sig), (unsigned long long)case_fault_addr);
+		/* a timeout or an earlier failure keeps its result line */
+		if (t->result == RES_TIMEOUT || t->result == RES_FAIL) {
+			t_diag(t, "also failed: %s", why);
+			t->failures++;
+		} else {
+			t_fail(t, "%s", why);
+		}
+	}
+}
+
 void plat_run_case(struct test_ctx *t)
 {
 	struct itimerval it = { { 0, 0 }, { (time_t)(t->budget_ms / 1000),
@@ -445,10 +538,9 @@ void plat_run_case(struct test_ctx *t)
 			    sig, strsignal(sig), (unsigned long long)case_fault_addr);
 	}
 	in_case = 0;
+	run_deferred(t);
 	plat_counters_close();
-	struct itimerval off = { { 0, 0 }, { 0, 0 } };
-
-	setitimer(ITIMER_REAL, &off, NULL);
+	arm_alarm(0);
 	for (unsigned i = 1; i < nworkers; i++)
 		if (plat_online(i) && !idle(&workers[i]))
 			(void)plat_wait(i, 100);
