@@ -23,8 +23,10 @@ KLDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,max-page-size=0
 	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments -T kernel.ld
 NASMFLAGS := -f elf64 -w+all -w-unknown-warning -Werror -I$(BUILD)/k/gen/
 
-# tests/<suite>/*.c: one suite split by job into several files (tests/tlb/)
-KERNEL_C := $(sort $(wildcard kernel/*.c arch/x86/*.c lib/*.c tests/*.c tests/tlb/*.c))
+# A suite too big for one file is a directory tests/<suite>/ whose suite.c
+# declares it (tests/tlb/); every .c file there is part of it.
+SUITE_DIRS := $(patsubst %/suite.c,%,$(wildcard tests/*/suite.c))
+KERNEL_C := $(sort $(wildcard kernel/*.c arch/x86/*.c lib/*.c tests/*.c $(addsuffix /*.c,$(SUITE_DIRS))))
 KERNEL_ASM := $(sort $(wildcard boot/*.asm arch/x86/*.asm))
 KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 	      $(patsubst %.asm,$(BUILD)/k/%.asm.o,$(KERNEL_ASM)) \
@@ -148,17 +150,22 @@ $(BUILD)/mbforge.elf: $(MBFORGE_OBJ) tests/qemu/mbforge/mbforge.ld
 	$(LD) $(MBFORGE_LDFLAGS) -o $@ $(MBFORGE_OBJ)
 
 # ------------------------------------------------------------- host side ---
+# The log parser: tools/logcheck_lib*.c (one parser; logcheck, the unit
+# tests and the fuzzer link the same files).
+LOGCHECK_LIB := $(sort $(wildcard tools/logcheck_lib*.c))
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -DRINGLAB_HOST \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -MMD -MP
 HOST_LIBS := -lcmocka
 
-# Unit tests: tests/host/test_<name>.c, linked with HOST_DEPS_<name>.
+# Unit tests: tests/host/test_<name>.c (with the cmocka main), plus the parts
+# in tests/host/test_<name>/*.c when one file would be too long, linked
+# with HOST_DEPS_<name>.
 HOST_TESTS := $(patsubst tests/host/test_%.c,%,$(sort $(wildcard tests/host/test_*.c)))
 HOST_DEPS_lib      := lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c
 HOST_DEPS_cmdline  := kernel/cmdline.c arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/parse.c
 HOST_DEPS_mbi      := kernel/mbi.c lib/string.c lib/printf.c tests/host/fake_phys.c
 HOST_DEPS_acpi     := arch/x86/acpi.c arch/x86/acpi_spcr.c lib/string.c lib/printf.c tests/host/fake_phys.c
-HOST_DEPS_logcheck := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
+HOST_DEPS_logcheck := $(LOGCHECK_LIB) lib/string.c lib/printf.c lib/crc32.c lib/parse.c
 HOST_DEPS_cpuinfo  := arch/x86/cpuinfo.c arch/x86/cpuenv.c lib/string.c lib/printf.c
 HOST_DEPS_topology := arch/x86/topology.c lib/string.c
 HOST_DEPS_memmap   := kernel/memmap.c
@@ -178,13 +185,14 @@ $(BUILD)/host/obj/%.o: %.c | deps
 	$(HOSTCC) $(HOST_CFLAGS) -c $< -o $@
 
 define host_test_rule
-$(BUILD)/host/test_$(1): $(BUILD)/host/obj/tests/host/test_$(1).o $(patsubst %.c,$(BUILD)/host/obj/%.o,$(HOST_DEPS_$(1)))
+$(BUILD)/host/test_$(1): $(BUILD)/host/obj/tests/host/test_$(1).o \
+		$(patsubst %.c,$(BUILD)/host/obj/%.o,$(sort $(wildcard tests/host/test_$(1)/*.c)) $(HOST_DEPS_$(1)))
 	$$(HOSTCC) $$(HOST_CFLAGS) -o $$@ $$^ $$(HOST_LIBS)
 endef
 $(foreach t,$(HOST_TESTS),$(eval $(call host_test_rule,$(t))))
 
 # The log checker used by the QEMU tests and by CI/lab automation.
-$(BUILD)/logcheck: tools/logcheck.c tools/logcheck_lib.c tools/logcheck_json.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c | deps
+$(BUILD)/logcheck: tools/logcheck.c $(LOGCHECK_LIB) tools/logcheck_json.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c | deps
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -I. -DRINGLAB_HOST -o $@ $^
 
@@ -201,7 +209,7 @@ FUZZERS := mbi acpi cmdline logcheck physrange smbios
 FUZZ_DEPS_mbi       := kernel/mbi.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
 FUZZ_DEPS_acpi      := arch/x86/acpi.c arch/x86/acpi_spcr.c arch/x86/mptable.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
 FUZZ_DEPS_cmdline   := kernel/cmdline.c arch/x86/cpuinfo.c lib/string.c lib/printf.c lib/parse.c
-FUZZ_DEPS_logcheck  := tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c
+FUZZ_DEPS_logcheck  := $(LOGCHECK_LIB) lib/string.c lib/printf.c lib/crc32.c lib/parse.c
 FUZZ_DEPS_physrange := lib/physrange.c
 FUZZ_DEPS_smbios    := arch/x86/smbios.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c
 
@@ -218,7 +226,8 @@ fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZERS))
 # ------------------------------------------------------- hosted runner ---
 # The suites declared with SUITE_HOSTED, the runner, report and command
 # line from the same sources as the kernel, on a Linux platform layer.
-HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c)
+HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c) \
+	$(foreach d,$(SUITE_DIRS),$(if $(shell grep -lw '^SUITE_HOSTED' $(d)/suite.c),$(sort $(wildcard $(d)/*.c))))
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
 	kernel/runner.c kernel/answers.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c kernel/counters.c \
 	kernel/cpu_set.c kernel/measure.c arch/x86/cpuinfo.c arch/x86/cpuenv.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c \
