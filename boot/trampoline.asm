@@ -35,6 +35,8 @@ global tramp_cr3, tramp_entry, tramp_slots, tramp_nslots, tramp_flags, tramp_tar
 global tramp_strays, tramp_park_idtr, tramp_sim_from, tramp_sim_to
 global tramp_n_real, tramp_n_pm, tramp_n_lm, tramp_n_sorted, tramp_park
 
+%include "processor-flags.inc"	; CR/EFER bits: arch/x86/processor-flags.h
+
 %define OFF(x) ((x) - trampoline_start)
 
 ; Keep in sync with struct ap_slot / struct ap_stray in arch/x86/smpboot.c.
@@ -71,7 +73,7 @@ trampoline_start:
 	shl	ebx, 4				; ebx = T, kept until long mode
 	o32 lgdt [OFF(tramp_gdtr)]
 	mov	eax, cr0
-	or	eax, 1				; PE
+	or	eax, X86_CR0_PE
 	mov	cr0, eax
 	jmp	dword far [OFF(tramp_pm_far)]
 
@@ -83,16 +85,16 @@ tramp_pm:
 	mov	ss, ax
 	lock inc dword [ebx + OFF(tramp_n_pm)]
 	mov	eax, cr4
-	or	eax, 1 << 5			; PAE
+	or	eax, X86_CR4_PAE
 	mov	cr4, eax
 	mov	eax, [ebx + OFF(tramp_cr3)]
 	mov	cr3, eax
-	mov	ecx, 0xc0000080			; EFER
+	mov	ecx, MSR_EFER
 	rdmsr
-	or	eax, 1 << 8			; LME
+	or	eax, EFER_LME
 	wrmsr
 	mov	eax, cr0
-	or	eax, (1 << 31) | (1 << 16)	; PG | WP
+	or	eax, X86_CR0_PG | X86_CR0_WP
 	mov	cr0, eax
 	jmp	far [ebx + OFF(tramp_lm_far)]
 
@@ -109,11 +111,13 @@ tramp_lm:
 	cpuid
 	bt	ecx, 21				; CPUID.01h:ECX.x2APIC
 	jnc	.identify
-	mov	ecx, 0x1b			; IA32_APIC_BASE
+	; MSR_IA32_APICBASE{,_ENABLE,_EXTD} of arch/x86/msr.h, written out:
+	; the Makefile generates NASM defines from processor-flags.h only
+	mov	ecx, 0x1b			; MSR_IA32_APICBASE
 	rdmsr
-	or	eax, 1 << 11			; EN
+	or	eax, 1 << 11			; MSR_IA32_APICBASE_ENABLE
 	wrmsr
-	or	eax, 1 << 10			; EXTD
+	or	eax, 1 << 10			; MSR_IA32_APICBASE_EXTD
 	wrmsr
 
 	; 2. Who am I?  r9d = initial APIC ID.

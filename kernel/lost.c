@@ -3,10 +3,21 @@
  *
  * A fixed 2 s is thousands of times any real delivery, but an emulator
  * that runs 12 vCPUs on one host core stalls a vCPU for longer than that
- * (issue 12 D6: ipi.mesh counted 4 acknowledgements lost).  So at boot,
+ * (ipi.mesh once counted 4 acknowledgements lost that way).  So at boot,
  * with every CPU online, measure the worst stall the run can see: the
  * longest gap between two TSC reads of any CPU while all of them spin
- * together (as the heavy cases make them), and the longest round trip of an empty cross-CPU call to each AP.  The
+ * together (as the heavy cases make them), and the longest round trip of an empty cross-CPU call to each AP.
+ * The spins end at one deadline the boot CPU sets before it posts them, so
+ * the phase lasts the window, not the window plus the latest CPU's late
+ * start (under TCG on a loaded host that start was up to 18 ms late, with a
+ * 20 ms window: tools/bench-boot.sh).  A CPU that starts late spins less
+ * (but at least a quarter of the window from its own start), and its
+ * lateness is itself a stall and is counted: the boot CPU, in its own
+ * spin, watches each sampled CPU's start flag and times on its own clock
+ * how long after it posted the spins it saw each start (itself at its
+ * own start; one already running when its spin began, at that moment; one
+ * not started when its spin ends, at that end: a lower bound).  The line
+ * gives the shortest spin too.  The
  * threshold is then at least LOST_MARGIN times that stall, in whole
  * multiples of the base (capped at LOST_SCALE_MAX); the log states the
  * scale and what it was measured from. */
@@ -47,32 +58,76 @@ static uint64_t cycles_to_us(uint64_t c)
 
 #define LOST_MAX_CPUS	1024
 
-static uint64_t spin_gap[LOST_MAX_CPUS];
-static uint64_t spin_cycles;
+static uint64_t spin_gap[LOST_MAX_CPUS], spin_len[LOST_MAX_CPUS];
+static uint64_t spin_cycles, spin_deadline;
+static volatile bool spin_started[LOST_MAX_CPUS];
+static const unsigned *spin_list;	/* the sampled CPUs; the watcher is last */
+static unsigned spin_n, spin_watcher;
+static uint64_t spin_posted, late_start;	/* the watcher's clock */
+
+/* The watcher's part of its spin: every sampled AP whose start flag it
+ * sees for the first time started at most now - spin_posted after the
+ * spins were posted. */
+static void watch_starts(bool *seen, uint64_t now)
+{
+	for (unsigned i = 0; i + 1 < spin_n; i++) {
+		unsigned c = spin_list[i];
+
+		if (c >= LOST_MAX_CPUS || seen[i] || !__atomic_load_n(&spin_started[c], __ATOMIC_ACQUIRE))
+			continue;
+		seen[i] = true;
+		if (now - spin_posted > late_start)
+			late_start = now - spin_posted;
+	}
+}
 
 /* Spin reading the TSC; the longest gap between two reads is how long
- * this CPU was not running (an emulator thread descheduled, an SMI). */
+ * this CPU was not running (an emulator thread descheduled, an SMI).  It
+ * stops at the common deadline (the boot CPU's TSC), but spins at least a
+ * quarter of the window and at most the whole window from its own start
+ * (so a CPU whose TSC is behind the boot CPU's still stops in time). */
 static void spin(void *arg)
 {
 	unsigned slot = plat_this_cpu();
 
 	(void)arg;
-	uint64_t prev = lfence_rdtsc(), end = prev + spin_cycles, gap = 0;
+	uint64_t start = lfence_rdtsc(), prev = start, gap = 0;
+	uint64_t end = start + spin_cycles < spin_deadline ? start + spin_cycles : spin_deadline;
+	bool watch = slot == spin_watcher;
+	static bool seen[LOST_MAX_CPUS];
 
+	if (end < start + spin_cycles / 4)
+		end = start + spin_cycles / 4;
+	if (slot < LOST_MAX_CPUS)
+		__atomic_store_n(&spin_started[slot], true, __ATOMIC_RELEASE);
+	if (watch) {
+		late_start = start - spin_posted;
+		for (unsigned i = 0; i + 1 < spin_n; i++)
+			seen[i] = false;
+		watch_starts(seen, start);
+	}
 	for (uint64_t now = prev; now < end; prev = now) {
 		now = lfence_rdtsc();
 		if (now - prev > gap)
 			gap = now - prev;
+		if (watch)
+			watch_starts(seen, now);
 	}
-	if (slot < LOST_MAX_CPUS)
+	if (watch)
+		for (unsigned i = 0; i + 1 < spin_n; i++)
+			if (!seen[i] && prev - spin_posted > late_start)
+				late_start = prev - spin_posted;
+	if (slot < LOST_MAX_CPUS) {
 		spin_gap[slot] = gap;
+		spin_len[slot] = prev - start;
+	}
 }
 
 void lost_calibrate(bool quick)
 {
 	static unsigned list[LOST_MAX_CPUS];
 	unsigned n = 0, calls = 0, failed = 0;
-	uint64_t rtt = 0, gap = 0, spin_us = quick ? LOST_SPIN_US_QUICK : LOST_SPIN_US;
+	uint64_t rtt = 0, gap = 0, shortest = UINT64_MAX, spin_us = quick ? LOST_SPIN_US_QUICK : LOST_SPIN_US;
 
 	/* 1. every CPU spins at once, as the heavy cases make them do:
 	 * that is when an oversubscribed host starves vCPUs the most. */
@@ -91,13 +146,26 @@ void lost_calibrate(bool quick)
 		if (plat_online(i) && seen++ % step == 0)
 			list[n++] = i;
 	list[n++] = 0;	/* last: runs inline */
-	for (unsigned i = 0; i < LOST_MAX_CPUS; i++)
-		spin_gap[i] = 0;
+	for (unsigned i = 0; i < LOST_MAX_CPUS; i++) {
+		spin_gap[i] = spin_len[i] = 0;
+		spin_started[i] = false;
+	}
+	spin_list = list;
+	spin_n = n;
+	spin_watcher = plat_this_cpu();
+	late_start = 0;
+	spin_posted = lfence_rdtsc();
+	spin_deadline = spin_posted + spin_cycles;
 	if (plat_call_many(list, n, spin, NULL, T_LOST_BASE_US / 1000 + spin_us / 1000, NULL) != PLAT_OK)
 		failed++;
-	for (unsigned i = 0; i < LOST_MAX_CPUS; i++)
-		if (spin_gap[i] > gap)
-			gap = spin_gap[i];
+	for (unsigned i = 0; i < n; i++) {
+		if (list[i] >= LOST_MAX_CPUS)
+			continue;
+		if (spin_gap[list[i]] > gap)
+			gap = spin_gap[list[i]];
+		if (spin_len[list[i]] < shortest)
+			shortest = spin_len[list[i]];
+	}
 	/* 2. round trips of an empty call to each AP. */
 	for (unsigned i = 0; i + 1 < n; i++) {
 		for (unsigned k = 0; k < LOST_PINGS; k++) {
@@ -114,8 +182,11 @@ void lost_calibrate(bool quick)
 				rtt = d;
 		}
 	}
-	uint64_t gap_us = cycles_to_us(gap), rtt_us = cycles_to_us(rtt);
+	uint64_t gap_us = cycles_to_us(gap), rtt_us = cycles_to_us(rtt), late_us = cycles_to_us(late_start);
 	uint64_t worst = gap_us > rtt_us ? gap_us : rtt_us;
+
+	if (late_us > worst)
+		worst = late_us;
 	uint64_t scale = (worst * LOST_MARGIN + T_LOST_BASE_US - 1) / T_LOST_BASE_US;
 
 	/* A CPU that did not answer a 2 s call at all: the host is at least
@@ -127,8 +198,10 @@ void lost_calibrate(bool quick)
 	if (scale > LOST_SCALE_MAX)
 		scale = LOST_SCALE_MAX;
 	lost_scale = scale;
-	rep_diag("lost: threshold T_LOST_US=%llu us = base %u us x scale %llu; worst boot stall %llu us (longest TSC gap of %u of %u CPUs spinning together for %llu us: %llu us; cross-CPU round trip %llu us over %u calls; %u failed); rule: threshold >= %u x worst stall, scale <= %u",
+	rep_diag("lost: threshold T_LOST_US=%llu us = base %u us x scale %llu; worst boot stall %llu us (longest TSC gap of %u of %u CPUs spinning together until a common deadline %llu us after the start, shortest spin %llu us: %llu us; latest start seen by the boot CPU %llu us after it posted the spins; cross-CPU round trip %llu us over %u calls; %u failed); rule: threshold >= %u x worst stall, scale <= %u",
 		 (unsigned long long)plat_lost_us(), T_LOST_BASE_US, (unsigned long long)scale,
-		 (unsigned long long)worst, n, online + 1, (unsigned long long)spin_us, (unsigned long long)gap_us,
-		 (unsigned long long)rtt_us, calls, failed, LOST_MARGIN, LOST_SCALE_MAX);
+		 (unsigned long long)worst, n, online + 1, (unsigned long long)spin_us,
+		 (unsigned long long)cycles_to_us(shortest == UINT64_MAX ? 0 : shortest),
+		 (unsigned long long)gap_us, (unsigned long long)late_us, (unsigned long long)rtt_us,
+		 calls, failed, LOST_MARGIN, LOST_SCALE_MAX);
 }

@@ -161,7 +161,8 @@ static void print_boot_details(void)
 			 acpi.rsdp_source, acpi.oem_id, acpi.root_is_xsdt ? "xsdt" : "rsdt",
 			 acpi.ntables, acpi.have_madt ? ", madt" : "",
 			 acpi.have_fadt ? ", fadt" : "", acpi.have_hpet ? ", hpet" : "");
-	rep_diag("tsc: calibration %s: %u runs of %llu us per measured reference, median kept%s",
+	/* arch/x86/tsc.c measure_joint(): one window per run, shared */
+	rep_diag("tsc: calibration %s: %u runs of %llu us per measured reference, every measured reference timed in the same windows, median kept%s",
 		 cal->quick ? "quick" : "full", cal->runs, (unsigned long long)cal->window_us,
 		 cal->quick ? " (full run: " RL_STR(TSC_CAL_WINDOW_US) " us windows)" : "");
 	for (unsigned i = 0; i < TSC_NREFS; i++) {
@@ -310,7 +311,7 @@ void kmain(uint32_t magic, uint32_t info)
 	 * back as the firmware left them (README "What ringlab changes"). */
 	nmi_watch_stop();
 
-	/* Firmware errors are part of the verdict (issue 12 D5): with no CPU
+	/* Firmware errors are part of the verdict: with no CPU
 	 * list at all the other CPUs were never tested, so even a run that
 	 * did not include smp.online is not a clean pass. */
 	bool no_enumeration = !acpi.have_madt;

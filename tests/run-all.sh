@@ -136,7 +136,8 @@ done < <(tests/host/check-report.sh "$BUILD" 2>&1; timeout 300 tests/host/check-
 	  timeout 300 /usr/bin/python3 tests/host/fuzz-report.py "$BUILD" 2>&1
 	  timeout 1200 tests/host/check-lava.sh "$BUILD" 2>&1
 	  timeout 120 tests/host/check-run-tools.sh "$BUILD" 2>&1
-	  timeout 300 tests/host/check-dist.sh "$BUILD" 2>&1)
+	  timeout 300 tests/host/check-dist.sh "$BUILD" 2>&1
+	  BUILD="$BUILD" timeout 120 tools/bench-boot.sh --check 2>&1)
 fi
 
 if part hosted; then

@@ -5,24 +5,35 @@
 #
 #   tools/bench-boot.sh [-n N] [--accel tcg|kvm] [--smp N] [--append "ARGS"]
 #       one configuration (default: TCG, -smp 4, "quick tests=smp", the
-#       -kernel path of `make run`): n= min= median= max= in ms
+#       -kernel path of `make run`): n= min= median= max= in ms; then the
+#       minimal SMP kernel (tools/bench/minsmp.asm) booted the same way and
+#       the ratio of the two medians (the smoke run's goal: <= 1.2)
 #   tools/bench-boot.sh --table [-n N] [--no-kvm] [--no-iso] [--iso-n K]
 #       (`make bench`) the table: for TCG, and for KVM when /dev/kvm is
-#       usable, -smp 4: boot only (quick tests=boot), quick tests=smp,
-#       quick (every suite) and its per-suite times (the `# time:` lines of
-#       the log, median over the N runs), the ratios quick / tests=smp and
-#       quick / tests=boot; then the full run of the ISO under SeaBIOS,
-#       -smp 2, TCG, in seconds (K runs, default 1: it takes minutes).
+#       usable, -smp 4: the minimal SMP kernel, boot only (quick
+#       tests=boot), quick tests=smp, quick (every suite) and its per-suite
+#       times (the `# time:` lines of the log, median over the N runs), the
+#       ratios quick tests=smp / minimal, quick / tests=smp and quick /
+#       tests=boot; then the full run of the ISO under SeaBIOS, -smp 2, TCG,
+#       in seconds (K runs, default 1: it takes minutes).
+#   tools/bench-boot.sh --check
+#       no timing: builds the minimal SMP kernel, boots it (TCG, -smp 4 and
+#       -smp 1) and checks its exit status and AP count, and that a copy
+#       assembled not to send the SIPIs is caught (exit 3, aps=0); prints
+#       PASS/FAIL lines as tests/run-all.sh does, exits 1 on a failure.
 #
-# Every QEMU run is bounded by timeout (QUICK_TIMEOUT, default 300 s;
-# ISO_TIMEOUT, default 900 s); a run that overruns shows as "timeout".
+# The minimal kernel is assembled by this script (nasm -f bin) into
+# $BUILD/bench/minsmp.bin.  Every QEMU run is bounded by timeout
+# (QUICK_TIMEOUT, default 300 s; ISO_TIMEOUT, default 900 s); a run that
+# overruns shows as "timeout".
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 QEMU=${QEMU:-qemu-system-x86_64}
+NASM=${NASM:-nasm}
 QUICK_TIMEOUT=${QUICK_TIMEOUT:-300}
 ISO_TIMEOUT=${ISO_TIMEOUT:-900}
-n=5 accel=tcg smp=4 append="quick tests=smp" table=0 kvm=1 iso=1 iso_n=1 n_set=0
+n=5 accel=tcg smp=4 append="quick tests=smp" table=0 kvm=1 iso=1 iso_n=1 n_set=0 check=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) n=$2; n_set=1; shift 2 ;;
@@ -33,19 +44,33 @@ while [ $# -gt 0 ]; do
 	--no-kvm) kvm=0; shift ;;
 	--no-iso) iso=0; shift ;;
 	--iso-n) iso_n=$2; shift 2 ;;
-	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--check) check=1; shift ;;
+	-h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench-boot: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
 case $n$iso_n in *[!0-9]*) echo "bench-boot: -n and --iso-n take a number" >&2; exit 2 ;; esac
 [ "$n" -ge 1 ] && [ "$iso_n" -ge 1 ] || { echo "bench-boot: -n and --iso-n must be >= 1" >&2; exit 2; }
-[ -f "$BUILD/ringlab.elf" ] || { echo "bench-boot: no $BUILD/ringlab.elf; run make first" >&2; exit 2; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/ringlab-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+MINSMP=$BUILD/bench/minsmp.bin
 
-# run_one ACCEL SMP APPEND LOG MEDIA(kernel|iso) TIMEOUT: prints "<ms> <qemu exit>"
+# build_minsmp OUT [NASM -D...]: assemble tools/bench/minsmp.asm
+build_minsmp() {
+	local out=$1
+	shift
+	mkdir -p "$(dirname "$out")" &&
+	"$NASM" -f bin -w+all -w-unknown-warning -Werror "$@" tools/bench/minsmp.asm -o "$out" \
+		2>"$T/nasm.err" || { echo "bench-boot: nasm failed on tools/bench/minsmp.asm:" >&2
+		cat "$T/nasm.err" >&2; return 1; }
+}
+command -v "$NASM" >/dev/null || { echo "bench-boot: no $NASM (the minimal SMP kernel is assembled with it)" >&2; exit 2; }
+build_minsmp "$MINSMP" || exit 2
+
+# run_one ACCEL SMP APPEND LOG MEDIA(kernel|iso|FILE.bin) TIMEOUT: prints
+# "<ms> <qemu exit>"; a .bin is booted as -kernel exactly as ringlab.elf is.
 run_one() {
-	local acc=$1 cpus=$2 args=$3 log=$4 media=$5 limit=$6 cpu=max t0 t1 rc
+	local acc=$1 cpus=$2 args=$3 log=$4 media=$5 limit=$6 cpu=max t0 t1 rc kernel=$BUILD/ringlab.elf
 	[ "$acc" = kvm ] && cpu=host,-arch-capabilities
 	local cmd=("$QEMU" -nodefaults -display none -no-reboot -m 1G -smp "$cpus"
 		-accel "$acc" -cpu "$cpu" -device isa-debug-exit,iobase=0xf4,iosize=0x04
@@ -53,7 +78,8 @@ run_one() {
 	if [ "$media" = iso ]; then
 		cmd+=(-drive "file=$BUILD/ringlab.iso,format=raw,media=cdrom,readonly=on" -boot d)
 	else
-		cmd+=(-bios /usr/share/qemu/qboot.rom -kernel "$BUILD/ringlab.elf" -append "$args")
+		[ "$media" = kernel ] || kernel=$media
+		cmd+=(-bios /usr/share/qemu/qboot.rom -kernel "$kernel" -append "$args")
 	fi
 	t0=$(date +%s%N)
 	timeout "$limit" "${cmd[@]}" </dev/null >"$log.out" 2>&1
@@ -62,21 +88,66 @@ run_one() {
 	echo "$(((t1 - t0) / 1000000)) $rc"
 }
 
-if [ "$table" = 0 ]; then
-	times=()
+# minsmp_line LOG: the minimal kernel's "minsmp: ..." line, or ""
+minsmp_line() { tr -d '\r' <"$1" 2>/dev/null | grep -a -m1 '^minsmp: ' || true; }
+
+# ---- --check: the minimal kernel builds, boots, counts its APs ----------
+if [ "$check" = 1 ]; then
+	bad=0
+	# check_boot NAME BIN SMP WANT_RC WANT_LINE_REGEX
+	check_boot() {
+		local name=$1 bin=$2 cpus=$3 want_rc=$4 want=$5 ms rc line
+		read -r ms rc < <(run_one tcg "$cpus" "" "$T/$name.log" "$bin" 60)
+		line=$(minsmp_line "$T/$name.log")
+		if [ "$rc" = "$want_rc" ] && [[ $line =~ $want ]]; then
+			echo "PASS $name"
+		else
+			echo "FAIL $name: QEMU exit $rc (want $want_rc), serial '${line:-nothing}' (want /$want/)"
+			bad=1
+		fi
+	}
+	check_boot minsmp-smp4 "$MINSMP" 4 1 '^minsmp: aps=3 expected=3 bsp=0$'
+	check_boot minsmp-smp1 "$MINSMP" 1 1 '^minsmp: aps=0 expected=0 bsp=0$'
+	# planted negative control: no SIPI is sent, so no AP can arrive, and
+	# the boot must say so (exit 3), not pass
+	if build_minsmp "$T/minsmp-nosipi.bin" -DMINSMP_NO_SIPI; then
+		check_boot minsmp-nosipi-caught "$T/minsmp-nosipi.bin" 4 3 '^minsmp: aps=0 expected=3 bsp=0$'
+	else
+		echo "FAIL minsmp-nosipi-caught: the control copy did not assemble"
+		bad=1
+	fi
+	exit "$bad"
+fi
+
+[ -f "$BUILD/ringlab.elf" ] || { echo "bench-boot: no $BUILD/ringlab.elf; run make first" >&2; exit 2; }
+
+# bench_one ACCEL SMP APPEND MEDIA WHAT: N runs; prints "min median max",
+# exits on a run that does not end with status pass (QEMU exit 1)
+bench_one() {
+	local times=() ms rc i sorted
 	for i in $(seq "$n"); do
-		read -r ms rc < <(run_one "$accel" "$smp" "$append" "$T/run.log" kernel 120)
+		read -r ms rc < <(run_one "$1" "$2" "$3" "$T/run.log" "$4" 120)
 		if [ "$rc" != 1 ]; then
-			echo "bench-boot: run $i: QEMU exit $rc (expected 1: status pass)" >&2
+			echo "bench-boot: $5 run $i: QEMU exit $rc (expected 1: status pass)" >&2
 			tail -n 3 "$T/run.log" "$T/run.log.out" >&2
 			exit 1
 		fi
 		times+=("$ms")
 	done
-	cal=$(grep -a -m1 '^# tsc: calibration' "$T/run.log" | tr -d '\r' || true)
 	sorted=($(printf '%s\n' "${times[@]}" | sort -n))
-	echo "bench-boot: $accel -smp $smp '$append': n=$n min=${sorted[0]}ms median=${sorted[$((n / 2))]}ms max=${sorted[$((n - 1))]}ms"
+	echo "${sorted[0]} ${sorted[$((n / 2))]} ${sorted[$((n - 1))]}"
+}
+
+if [ "$table" = 0 ]; then
+	read -r lo med hi < <(bench_one "$accel" "$smp" "$append" kernel ringlab) || exit 1
+	[ -n "${med:-}" ] || exit 1
+	cal=$(grep -a -m1 '^# tsc: calibration' "$T/run.log" | tr -d '\r' || true)
+	echo "bench-boot: $accel -smp $smp '$append': n=$n min=${lo}ms median=${med}ms max=${hi}ms"
 	[ -n "$cal" ] && echo "bench-boot: ${cal#\# }"
+	read -r mlo mmed mhi < <(bench_one "$accel" "$smp" "" "$MINSMP" minsmp) || exit 1
+	[ -n "${mmed:-}" ] || exit 1
+	echo "bench-boot: $accel -smp $smp minimal SMP kernel (tools/bench/minsmp.asm): n=$n min=${mlo}ms median=${mmed}ms max=${mhi}ms; $(minsmp_line "$T/run.log")"
+	awk -v a="$med" -v b="$mmed" 'BEGIN { printf "bench-boot: ratio ringlab / minimal (medians): %.2f (goal <= 1.20)\n", a / b }'
 	exit 0
 fi
 
@@ -100,17 +171,23 @@ fi
 # results: "<accel> <what> <rep> <ms> <rc>" lines; per-suite: "<accel> <rep> <suite> <ms>"
 : >"$T/runs" ; : >"$T/suites"
 for acc in $accels; do
-	for what in boot smp quick; do
+	for what in min boot smp quick; do
+		media=kernel
 		case $what in
+		min) args="" media=$MINSMP ;;
 		boot) args="quick tests=boot" ;;
 		smp) args="quick tests=smp" ;;
 		quick) args="quick" ;;
 		esac
 		for rep in $(seq "$n"); do
 			log="$T/$acc-$what-$rep.log"
-			read -r ms rc < <(run_one "$acc" 4 "$args" "$log" kernel "$QUICK_TIMEOUT")
+			read -r ms rc < <(run_one "$acc" 4 "$args" "$log" "$media" "$QUICK_TIMEOUT")
 			echo "$acc $what $rep $ms $rc" >>"$T/runs"
-			echo "bench-boot: $acc -smp 4 '$args' run $rep/$n: ${ms} ms, QEMU exit $rc" >&2
+			if [ "$what" = min ]; then
+				echo "bench-boot: $acc -smp 4 minimal SMP kernel run $rep/$n: ${ms} ms, QEMU exit $rc; $(minsmp_line "$log")" >&2
+			else
+				echo "bench-boot: $acc -smp 4 '$args' run $rep/$n: ${ms} ms, QEMU exit $rc" >&2
+			fi
 			if [ "$what" = quick ]; then
 				tools/ringlab-report times --csv "$log" 2>/dev/null |
 					awk -F, -v a="$acc" -v r="$rep" 'NR > 1 && $2 == "" && $4 != "-" { print a, r, $1, $4 }' >>"$T/suites"
@@ -162,7 +239,8 @@ print("ringlab benchmark: median of %s run(s) each, wall time QEMU start to exit
 cols = ["%s -smp 4" % a.upper() for a in accs]
 rows = []
 vals = {}
-for what, label in (("boot", "boot only (quick tests=boot)"), ("smp", "quick tests=smp"),
+for what, label in (("min", "minimal SMP kernel (tools/bench/minsmp.asm)"),
+                    ("boot", "boot only (quick tests=boot)"), ("smp", "quick tests=smp"),
                     ("quick", "quick (every suite)")):
     r = [label]
     for a in accs:
@@ -176,10 +254,12 @@ for s in order:
         v = suites.get((a, s))
         r.append("%.1f ms" % statistics.median(v) if v else "-")
     rows.append(r)
-for den, label in (("smp", "ratio quick / quick tests=smp"), ("boot", "ratio quick / quick tests=boot")):
+for num, den, label in (("smp", "min", "ratio quick tests=smp / minimal (goal <= 1.2)"),
+                        ("quick", "smp", "ratio quick / quick tests=smp"),
+                        ("quick", "boot", "ratio quick / quick tests=boot")):
     r = [label]
     for a in accs:
-        q, d = vals.get((a, "quick")), vals.get((a, den))
+        q, d = vals.get((a, num)), vals.get((a, den))
         r.append("%.2f" % (q / d) if q and d else "-")
     rows.append(r)
 w0 = max(len(r[0]) for r in rows + [["configuration"]])

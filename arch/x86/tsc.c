@@ -74,40 +74,17 @@ static struct stamp stamp_counter(const struct counter *c)
 	return best;
 }
 
-static bool measure_counter(const struct counter *c, uint64_t window_us, uint64_t *hz,
-			    uint64_t *err_ppm, char *note, size_t note_size)
-{
-	uint64_t target = c->hz * window_us / 1000000u;
-	uint64_t limit = tsc_us_to_cycles(window_us) * 20 + tsc_us_to_cycles(100000);
-	struct stamp s0 = stamp_counter(c);
-	uint64_t prev = s0.count, elapsed = 0, t_start = rdtsc_ordered();
-
-	while (elapsed < target) {
-		uint64_t v = c->read(c->ctx);
-
-		elapsed += (v - prev) & c->mask;
-		prev = v;
-		if (rdtsc_ordered() - t_start > limit) {
-			rl_snprintf(note, note_size, "counter advanced %llu of %llu ticks before timeout",
-				    (unsigned long long)elapsed, (unsigned long long)target);
-			return false;
-		}
-	}
-	struct stamp s1 = stamp_counter(c);
-
-	elapsed += (s1.count - prev) & c->mask;
-	uint64_t dtsc = s1.tsc_mid - s0.tsc_mid;
-
-	if (!elapsed || !dtsc) {
-		rl_snprintf(note, note_size, "no progress");
-		return false;
-	}
-	*hz = (uint64_t)(((unsigned __int128)dtsc * c->hz) / elapsed);
-	/* Bracket half-widths at both ends, plus one counter tick. */
-	*err_ppm = (uint64_t)(((unsigned __int128)(s0.width + s1.width) / 2 * 1000000u) / dtsc) +
-		   1000000u / elapsed + 1;
-	return true;
-}
+/* One counter's part of a window: its opening stamp, then the ticks seen
+ * so far (summed modulo its width, so a wrap inside the window counts). */
+struct cwin {
+	const struct counter *c;
+	struct tsc_ref *r;
+	struct stamp s0;
+	uint64_t prev, elapsed, target;
+	bool done, failed;
+	uint64_t hz[3], err[3];
+	unsigned n;
+};
 
 static uint64_t read_pmtimer(const void *ctx)
 {
@@ -119,66 +96,78 @@ static uint64_t read_hpet(const void *ctx)
 	return hpet_read(ctx);
 }
 
-/* Median of up to 3 runs, to be robust against one disturbed window. */
-static void run_measured(struct tsc_ref *r, const struct counter *c, uint64_t window_us,
-			 unsigned runs)
+static void cwin_open(struct cwin *w, uint64_t window_us)
 {
-	uint64_t hz[3], err[3];
-	unsigned n = 0;
-
-	r->measured = true;
-	r->window_us = window_us;
-	for (unsigned i = 0; i < runs && i < 3; i++)
-		if (measure_counter(c, window_us, &hz[n], &err[n], r->note, sizeof(r->note)))
-			n++;
-	if (!n)
-		return;
-	uint64_t sorted[3];
-
-	memcpy(sorted, hz, n * sizeof(hz[0]));
-	sort_u64(sorted, n);
-	r->hz = sorted[(n - 1) / 2];
-	r->err_ppm = err[0];
-	for (unsigned i = 1; i < n; i++)
-		if (err[i] > r->err_ppm)
-			r->err_ppm = err[i];
-	r->ok = true;
-	rl_snprintf(r->note, sizeof(r->note), "%u runs of %llu us", n,
-		    (unsigned long long)window_us);
+	w->s0 = stamp_counter(w->c);
+	w->prev = w->s0.count;
+	w->elapsed = 0;
+	w->target = w->c->hz * window_us / 1000000u;
+	w->done = w->failed = false;
 }
 
-static void ref_pit(struct tsc_ref *r, uint64_t window_us, unsigned runs)
+static void cwin_poll(struct cwin *w)
 {
-	uint64_t v[3], e[3];
-	unsigned n = 0, tries = 0, noisy = 0;
-	uint64_t ticks = (uint64_t)PIT_HZ * window_us / 1000000u;
+	uint64_t v = w->c->read(w->c->ctx);
 
-	if (ticks > 0xffff)
-		ticks = 0xffff;
-	r->present = true;
-	r->measured = true;
-	r->window_us = ticks * 1000000u / PIT_HZ;
-	/* Up to three times the runs asked for: a run whose brackets are
-	 * wider than 0.1% of it (the CPU was interrupted or descheduled at
-	 * an end) is retried. */
-	while (n < runs && n < 3 && tries++ < 3 * runs) {
-		uint64_t cyc, err;
+	w->elapsed += (v - w->prev) & w->c->mask;
+	w->prev = v;
+	w->done = w->elapsed >= w->target;
+}
 
-		if (!pit_measure_tsc((uint16_t)ticks, tsc_ms_to_cycles(1000), &cyc, &err) || !cyc)
-			break;
-		if (err * 1000 > cyc) {
-			noisy++;
-			continue;
-		}
-		v[n] = (uint64_t)(((unsigned __int128)cyc * PIT_HZ) / ticks);
-		e[n] = err * 1000000u / cyc + 1000000u / ticks + 1;
-		n++;
-	}
-	if (!n) {
-		rl_snprintf(r->note, sizeof(r->note), noisy ? "every run was disturbed (%u)" :
-			    "OUT2 never rose: PIT absent or clock-gated", noisy);
+/* Close the window: the closing stamp, the frequency and its bound. */
+static void cwin_close(struct cwin *w)
+{
+	struct stamp s1 = stamp_counter(w->c);
+	uint64_t elapsed = w->elapsed + ((s1.count - w->prev) & w->c->mask);
+	uint64_t dtsc = s1.tsc_mid - w->s0.tsc_mid;
+
+	if (!elapsed || !dtsc) {
+		rl_snprintf(w->r->note, sizeof(w->r->note), "no progress");
 		return;
 	}
+	w->hz[w->n] = (uint64_t)(((unsigned __int128)dtsc * w->c->hz) / elapsed);
+	/* Bracket half-widths at both ends, plus one counter tick. */
+	w->err[w->n] = (uint64_t)(((unsigned __int128)(w->s0.width + s1.width) / 2 * 1000000u) / dtsc) +
+		       1000000u / elapsed + 1;
+	w->n++;
+}
+
+/* The PIT's runs: each run's brackets must be narrower than 0.1% of it (the
+ * CPU was not interrupted or descheduled at an end), else it is retried, up
+ * to three times the runs asked for. */
+struct pitwin {
+	struct tsc_ref *r;
+	uint64_t ticks, v[3], e[3];
+	unsigned n, tries, noisy, runs;
+	bool dead;
+};
+
+static bool pit_wants(const struct pitwin *p)
+{
+	return !p->dead && p->n < p->runs && p->n < 3 && p->tries < 3 * p->runs;
+}
+
+static void pit_run(struct pitwin *p)
+{
+	uint64_t cyc, err;
+
+	p->tries++;
+	if (!pit_measure_tsc((uint16_t)p->ticks, tsc_ms_to_cycles(1000), &cyc, &err) || !cyc) {
+		p->dead = true;
+		return;
+	}
+	if (err * 1000 > cyc) {
+		p->noisy++;
+		return;
+	}
+	p->v[p->n] = (uint64_t)(((unsigned __int128)cyc * PIT_HZ) / p->ticks);
+	p->e[p->n] = err * 1000000u / cyc + 1000000u / p->ticks + 1;
+	p->n++;
+}
+
+/* Median of up to 3 values, and the largest bound. */
+static void keep_median(struct tsc_ref *r, const uint64_t *v, const uint64_t *e, unsigned n)
+{
 	uint64_t sorted[3];
 
 	memcpy(sorted, v, n * sizeof(v[0]));
@@ -189,8 +178,75 @@ static void ref_pit(struct tsc_ref *r, uint64_t window_us, unsigned runs)
 		if (e[i] > r->err_ppm)
 			r->err_ppm = e[i];
 	r->ok = true;
-	rl_snprintf(r->note, sizeof(r->note), "%u runs of %llu ticks, %u disturbed", n,
-		    (unsigned long long)ticks, noisy);
+}
+
+/* Time every measured reference at once: each run is one window in which
+ * the HPET and the PM timer are stamped at both ends and the PIT times one
+ * count inside it, so the runs cost one window each rather than one per
+ * reference.  Each reference's frequency still comes from its own stamps
+ * over at least the window, so neither the window nor the uncertainty of
+ * any of them changes; nothing reads the counters while the PIT runs.
+ * Median of up to 3 runs, to be robust against one disturbed window. */
+static void measure_joint(struct cwin *w, unsigned nw, struct pitwin *p, uint64_t window_us,
+			  unsigned runs)
+{
+	for (unsigned run = 0; run < runs && run < 3; run++) {
+		uint64_t limit = tsc_us_to_cycles(window_us) * 20 + tsc_us_to_cycles(100000);
+		uint64_t t_start = rdtsc_ordered();
+		bool open = false;
+
+		for (unsigned i = 0; i < nw; i++)
+			if (!w[i].failed)
+				cwin_open(&w[i], window_us);
+		if (p && pit_wants(p))
+			pit_run(p);
+		for (unsigned i = 0; i < nw; i++)
+			open |= !w[i].failed;
+		while (open) {
+			open = false;
+			for (unsigned i = 0; i < nw; i++) {
+				if (w[i].failed || w[i].done)
+					continue;
+				cwin_poll(&w[i]);
+				open |= !w[i].done;
+			}
+			if (open && rdtsc_ordered() - t_start > limit) {
+				for (unsigned i = 0; i < nw; i++) {
+					if (w[i].failed || w[i].done)
+						continue;
+					rl_snprintf(w[i].r->note, sizeof(w[i].r->note),
+						    "counter advanced %llu of %llu ticks before timeout",
+						    (unsigned long long)w[i].elapsed,
+						    (unsigned long long)w[i].target);
+					w[i].failed = true;
+				}
+				break;
+			}
+		}
+		for (unsigned i = 0; i < nw; i++)
+			if (!w[i].failed)
+				cwin_close(&w[i]);
+	}
+	/* disturbed PIT runs are retried on their own */
+	while (p && pit_wants(p))
+		pit_run(p);
+	for (unsigned i = 0; i < nw; i++) {
+		if (!w[i].n)
+			continue;
+		keep_median(w[i].r, w[i].hz, w[i].err, w[i].n);
+		rl_snprintf(w[i].r->note, sizeof(w[i].r->note), "%u runs of %llu us", w[i].n,
+			    (unsigned long long)window_us);
+	}
+	if (!p)
+		return;
+	if (!p->n) {
+		rl_snprintf(p->r->note, sizeof(p->r->note), p->noisy ? "every run was disturbed (%u)" :
+			    "OUT2 never rose: PIT absent or clock-gated", p->noisy);
+		return;
+	}
+	keep_median(p->r, p->v, p->e, p->n);
+	rl_snprintf(p->r->note, sizeof(p->r->note), "%u runs of %llu ticks, %u disturbed", p->n,
+		    (unsigned long long)p->ticks, p->noisy);
 }
 
 static void ref_cpuid(struct tsc_calibration *c)
@@ -340,35 +396,50 @@ void tsc_measure(struct tsc_calibration *out, const struct acpi_info *ai, bool q
 		cal.ref[i].name = names[i];
 	ref_cpuid(&cal);
 
+	struct cwin w[2];
+	unsigned nw = 0;
 	struct tsc_ref *rp = &cal.ref[TSC_REF_PMTIMER];
+	struct counter pm_c;
 
 	if (ai && ai->have_fadt && ai->pm_tmr_port) {
-		struct counter c = { read_pmtimer, (const void *)(uintptr_t)ai->pm_tmr_port,
-				     ai->pm_tmr_32bit ? 0xffffffffu : 0xffffffu, ACPI_PM_TIMER_HZ };
-
-		rp->present = true;
-		run_measured(rp, &c, window, runs);
+		pm_c = (struct counter){ read_pmtimer, (const void *)(uintptr_t)ai->pm_tmr_port,
+					 ai->pm_tmr_32bit ? 0xffffffffu : 0xffffffu, ACPI_PM_TIMER_HZ };
+		rp->present = rp->measured = true;
+		rp->window_us = window;
+		w[nw++] = (struct cwin){ .c = &pm_c, .r = rp };
 	} else {
 		rl_snprintf(rp->note, sizeof(rp->note), "no PM timer in the FADT");
 	}
 
 	struct tsc_ref *rh = &cal.ref[TSC_REF_HPET];
 	struct hpet h;
+	struct counter hpet_c;
+	bool hpet_opened = false;
 
 	if (ai && ai->have_hpet) {
 		rh->present = true;
 		if (hpet_open(&h, ai->hpet_addr, rh->note, sizeof(rh->note))) {
-			struct counter c = { read_hpet, &h,
-					     h.counter_64bit ? UINT64_MAX : 0xffffffffu, h.hz };
-
-			run_measured(rh, &c, window, runs);
-			hpet_restore(&h);
+			hpet_opened = true;
+			hpet_c = (struct counter){ read_hpet, &h,
+						   h.counter_64bit ? UINT64_MAX : 0xffffffffu, h.hz };
+			rh->measured = true;
+			rh->window_us = window;
+			w[nw++] = (struct cwin){ .c = &hpet_c, .r = rh };
 		}
 	} else {
 		rl_snprintf(rh->note, sizeof(rh->note), "no HPET table, or its base was refused (see the error lines)");
 	}
 
-	ref_pit(&cal.ref[TSC_REF_PIT], window, runs);
+	struct tsc_ref *rt = &cal.ref[TSC_REF_PIT];
+	struct pitwin pw = { .r = rt, .runs = runs, .ticks = (uint64_t)PIT_HZ * window / 1000000u };
+
+	if (pw.ticks > 0xffff)
+		pw.ticks = 0xffff;
+	rt->present = rt->measured = true;
+	rt->window_us = pw.ticks * 1000000u / PIT_HZ;
+	measure_joint(w, nw, &pw, window, runs);
+	if (hpet_opened)
+		hpet_restore(&h);
 	irq_restore(flags);
 
 	static const enum tsc_ref_id pref[] = {

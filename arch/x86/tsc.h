@@ -46,11 +46,15 @@ struct tsc_ref {
 };
 
 /* Each measured reference is timed over `runs` windows of this length and
- * the median kept.  quick (the command-line option) uses short windows:
- * the references are still all measured and compared (tsc.calibration),
- * each with the larger uncertainty the short window gives, for a boot that
- * costs ~25 ms of calibration (3 references x 3 runs x 2.5 ms) instead
- * of ~90 ms with the 10 ms windows quick used before. */
+ * the median kept; the references share the windows (tsc.c measure_joint():
+ * HPET and PM timer stamped at both ends of each window, the PIT timing one
+ * count inside it), so calibration costs `runs` windows, not `runs` per
+ * reference.  quick (the command-line option) uses short windows: the
+ * references are still all measured and compared (tsc.calibration), each
+ * with the larger uncertainty the short window gives: 3 shared windows of
+ * 2.5 ms plus the PIT's retries of disturbed runs, where each reference
+ * had 3 of its own before (TCG -smp 4 on a loaded 2-core host, median of
+ * 7 boots: 35 ms instead of 48 ms). */
 #define TSC_CAL_WINDOW_US	50000
 #define TSC_CAL_QUICK_WINDOW_US	2500
 #define TSC_CAL_RUNS		3
