@@ -12,6 +12,7 @@
 #include "arch/x86/smbios.h"
 #include "arch/x86/smpboot.h"
 #include "arch/x86/tsc.h"
+#include "arch/x86/vga.h"
 #include "arch/x86/tsc_read.h"
 #include "arch/x86/ucode.h"
 #include "kernel/arch_hooks.h"
@@ -195,9 +196,14 @@ void kmain(uint32_t magic, uint32_t info)
 	cmdline_parse(boot_info.cmdline, sizeof(boot_info.cmdline), &boot_options);
 	if (boot_info.cmdline_truncated)
 		cmdline_note_truncated(&boot_options, sizeof(boot_info.cmdline) - 1);
-	console_configure(boot_options.consoles, boot_options.nconsoles,
-			  boot_info.proto && !mbi_is_uefi(&boot_info) && !boot_options.novga,
-			  report, sizeof(report));
+	/* The VGA text mirror only where text mode is what the screen shows:
+	 * a BIOS boot whose loader left no graphics framebuffer, and an
+	 * adapter that answers (without one, every store is an emulated MMIO
+	 * exit under a hypervisor, for nothing) */
+	bool vga = boot_info.proto && !mbi_is_uefi(&boot_info) && !boot_options.novga &&
+		   (!boot_info.has_fb || boot_info.fb.type == MB2_FB_TYPE_EGA_TEXT) && vga_present();
+
+	console_configure(boot_options.consoles, boot_options.nconsoles, vga, report, sizeof(report));
 
 	rep_start();
 	rep_diag("ringlab %s starting", ringlab_version);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* VGA text-mode mirror; see vga.h. */
 #include <stdint.h>
 #include "arch/x86/vga.h"
@@ -6,23 +7,56 @@
 #define VGA_COLS	80
 #define VGA_ROWS	25
 #define VGA_ATTR	0x0700		/* light grey on black */
+/* The text buffer is 32 KiB (0xB8000-0xBFFFF); an 80x25 page uses the
+ * first 4000 bytes, so the word after it is scratch nobody sees. */
+#define VGA_PROBE_CELL	(VGA_COLS * VGA_ROWS)
 
+/* What is on screen, kept in RAM: scrolling copies rows here and writes
+ * the device only, never reading it (a read of VGA memory is an emulated
+ * MMIO access under a hypervisor, and slow on real adapters too). */
+static uint16_t shadow[VGA_COLS * VGA_ROWS];
 static unsigned row, col;
+
+bool vga_present(void)
+{
+	volatile uint16_t *cell = &VGA_TEXT[VGA_PROBE_CELL];
+	uint16_t old = *cell;
+	bool ok;
+
+	*cell = 0x55aa;
+	ok = *cell == 0x55aa;
+	*cell = 0xaa55;
+	ok = ok && *cell == 0xaa55;
+	*cell = old;
+	return ok;
+}
 
 void vga_init(void)
 {
 	for (unsigned i = 0; i < VGA_COLS * VGA_ROWS; i++)
-		VGA_TEXT[i] = VGA_ATTR | ' ';
+		VGA_TEXT[i] = shadow[i] = VGA_ATTR | ' ';
 	row = col = 0;
 }
 
+static void put(unsigned i, uint16_t v)
+{
+	VGA_TEXT[i] = shadow[i] = v;
+}
+
+/* At the bottom the screen jumps up by half its height, as the
+ * framebuffer console does (kernel/fbcon.c): one copy of half the screen
+ * every 12 lines instead of a whole-screen copy per line.  Every store is
+ * an emulated instruction under a hypervisor that emulates ring 0, where
+ * per-line scrolling cost a quarter of the boot. */
+#define VGA_JUMP	(VGA_ROWS / 2)
+
 static void scroll(void)
 {
-	for (unsigned i = 0; i < VGA_COLS * (VGA_ROWS - 1); i++)
-		VGA_TEXT[i] = VGA_TEXT[i + VGA_COLS];
-	for (unsigned i = 0; i < VGA_COLS; i++)
-		VGA_TEXT[VGA_COLS * (VGA_ROWS - 1) + i] = VGA_ATTR | ' ';
-	row = VGA_ROWS - 1;
+	for (unsigned i = 0; i < VGA_COLS * (VGA_ROWS - VGA_JUMP); i++)
+		put(i, shadow[i + VGA_COLS * VGA_JUMP]);
+	for (unsigned i = VGA_COLS * (VGA_ROWS - VGA_JUMP); i < VGA_COLS * VGA_ROWS; i++)
+		put(i, VGA_ATTR | ' ');
+	row = VGA_ROWS - VGA_JUMP;
 }
 
 void vga_write(const char *s, size_t n)
@@ -43,7 +77,7 @@ void vga_write(const char *s, size_t n)
 		 * last lines of the log (the answers block and the summary),
 		 * not with the wrapped tail of one long answer */
 		if (col < VGA_COLS)
-			VGA_TEXT[row * VGA_COLS + col] = VGA_ATTR | (uint8_t)c;
+			put(row * VGA_COLS + col, VGA_ATTR | (uint8_t)c);
 		col++;
 	}
 }
