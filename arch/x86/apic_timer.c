@@ -155,12 +155,12 @@ void timer_set_tick(void (*fn)(void), uint64_t period_cycles)
 	irq_restore(flags);
 }
 
-bool apic_timer_init(void)
+bool apic_timer_init(unsigned window_ms)
 {
 	timer_has_tscdeadline = x86_cpu_has(X86_FEATURE_TSC_DEADLINE_TIMER);
 	irq_set_handler(VEC_TIMER, timer_irq);
 
-	/* Count-mode rate: run the counter at divide 1 for 25 ms of TSC, with
+	/* Count-mode rate: run the counter at divide 1 for window_ms of TSC, with
 	 * each end's count read bracketed by TSC reads (narrowest of 5), so a
 	 * disturbed moment at either end cannot skew it. */
 	uint64_t flags = irq_save();
@@ -172,7 +172,7 @@ bool apic_timer_init(void)
 
 	for (int end = 0; end < 2; end++) {
 		if (end) {
-			uint64_t until = s[0].mid + tsc_ms_to_cycles(25);
+			uint64_t until = s[0].mid + tsc_ms_to_cycles(window_ms ? window_ms : 1);
 
 			while (rdtsc_ordered() < until)
 				cpu_relax();

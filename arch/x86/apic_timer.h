@@ -24,8 +24,10 @@ extern bool timer_has_tscdeadline;
 extern uint64_t timer_count_hz;		/* one-shot ticks per second at divide 1 */
 extern uint64_t timer_count_err_ppm;	/* its calibration uncertainty */
 
-/* Calibrate the count-mode rate against the TSC (BSP, once). */
-bool apic_timer_init(void);
+/* Calibrate the count-mode rate against the TSC over window_ms (BSP,
+ * once; quick uses a short window, and timer_count_err_ppm says what that
+ * cost) and install the timer interrupt. */
+bool apic_timer_init(unsigned window_ms);
 
 /* Route this CPU's VEC_TIMER to h and suspend the watchdog here.  The LVT
  * is masked and the timer stopped on entry and on release. */
