@@ -1,4 +1,4 @@
-/* Outcome bookkeeping for litmus tests (tests/litmus.c), pure so host unit
+/* Outcome bookkeeping for litmus tests (tests/litmus/), pure so host unit
  * tests cover it (tests/host/test_litmus.c).
  *
  * A test reads up to LITMUS_MAX_REGS registers per iteration, each 0 or 1;

@@ -1,7 +1,7 @@
 /* tscdeadline: how the TSC-deadline timer behaves, and what an immediate
  * deadline costs up to its interrupt (`immediate`, which waits for it like
  * kvm-unit-tests' vmexit `tscdeadline`; the arm-only cost, kvm-unit-tests'
- * `tscdeadline_immed`, is spec.immed_arm in tests/spec.c).
+ * `tscdeadline_immed`, is spec.immed_arm in tests/spec/immed.c).
  *
  * The LVT timer is put in TSC-deadline mode before the deadline MSR is
  * written (SDM vol. 3 §11.5.4.1: otherwise the write is ignored), with the

@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
 # The platform seam (kernel/test.h, kernel/platform.h): what a suite file
 # may use of the kernel.  One line per suite file: "PASS seam-<suite>" or
-# "FAIL seam-<suite>: <why>" (tests/tlb/local.c is seam-tlb-local).
+# "FAIL seam-<suite>: <why>"; a file of a suite split over a directory is
+# seam-<dir>-<file> (tests/tlb/local.c is seam-tlb-local, its header
+# tests/tlb/tlb.h seam-tlb-tlb.h).
 #
-# Every suite file (tests/*.c, tests/tlb/*.c) includes only
+# Suite files: tests/*.c, and every .c and .h of each suite directory
+# tests/<dir>/ that has a suite.c (the Makefile's SUITE_DIRS: tests/tlb/,
+# tests/spec/, tests/litmus/, ...).  Each includes only
 #   "kernel/test.h", "kernel/platform.h", "lib/*.h", "arch/x86/*.h" (the
-#   hardware it exercises), its own suite-local header ("tests/tlb/*.h" for
-#   tests/tlb/, "tests/<suite>/*.h" for tests/<suite>.c) and <stdbool.h>
-#   <stddef.h> <stdint.h> <stdarg.h>;
+#   hardware it exercises), its own suite-local header ("tests/<dir>/*.h"
+#   for tests/<dir>/, "tests/<suite>/*.h" for tests/<suite>.c) and
+#   <stdbool.h> <stddef.h> <stdint.h> <stdarg.h>;
 # and reads no kernel global (boot_cpu, boot_info, boot_options, acpi,
 #   boot_in_qemu, ringlab_version: the plat_*() accessors give them) and
 #   asks "is this virtual?" only through plat_under_emulator()/plat_env()
 #   (no cpuinfo .hypervisor / .hv_signature, no plat_mem_info .hypervisor).
-# A SUITE_HOSTED file keeps the stricter rule: only kernel/test.h,
-#   kernel/platform.h, lib/ and the C headers (no arch/x86 either), and no
-#   #ifdef on the build, so that it builds unchanged into ringlab-hosted.
+# A SUITE_HOSTED file -- and every file of a suite directory whose suite.c
+#   says SUITE_HOSTED, since the Makefile builds them all into
+#   ringlab-hosted -- keeps the stricter rule: only kernel/test.h,
+#   kernel/platform.h, lib/, the C headers and (in a suite directory) its
+#   own header, no arch/x86 either, and no #ifdef on the build, so that it
+#   builds unchanged into ringlab-hosted.
 #
 #   tests/host/check-seam.sh [FILE...]    (default: every suite file, then
 #                                          the planted controls below)
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || { echo "FAIL seam: cannot enter the repository root"; exit 1; }
 std='<(stdbool|stddef|stdint|stdarg)\.h>'
 hosted_allowed="^#[[:space:]]*include[[:space:]]+(\"kernel/test\\.h\"|\"kernel/platform\\.h\"|\"lib/[a-z0-9_]+\\.h\"|$std)"
 # Perl regexps over the code: a global is the bare identifier (not a
@@ -43,14 +50,33 @@ uses_of() {
 	' "$1"
 }
 
+# The suite files under root $1 (default .), one per line: tests/*.c, then
+# each suite directory's .c and .h files.
+suite_files() {
+	local root=${1:-.} f d
+	for f in "$root"/tests/*.c; do
+		[ -f "$f" ] && echo "${f#./}"
+	done
+	for d in "$root"/tests/*/; do
+		[ -f "$d/suite.c" ] || continue
+		for f in "$d"*.c "$d"*.h; do
+			[ -f "$f" ] && echo "${f#./}"
+		done
+	done
+}
+
 check_file() {
-	local f=$1 base dir name local_hdr allowed bad uses
-	base=$(basename "$f" .c)
+	local f=$1 base dir name local_hdr allowed bad uses hosted=false indir=false
+	base=$(basename "$f")
+	base=${base%.c}
 	dir=$(basename "$(dirname "$f")")
-	if [ "$(basename "$(dirname "$(dirname "$f")")")" = tests ]; then
-		# a suite split over tests/<dir>/ (tests/tlb/)
+	if [ "$(basename "$(dirname "$(dirname "$f")")")" = tests ] && [ -f "$(dirname "$f")/suite.c" ]; then
+		# a suite split over tests/<dir>/ (tests/tlb/): suite.c says
+		# whether all of it is hosted
+		indir=true
 		name=seam-$dir-$base
 		local_hdr="tests/$dir/[a-z0-9_]+\\.h"
+		grep -qw '^SUITE_HOSTED' "$(dirname "$f")/suite.c" && hosted=true
 	else
 		name=seam-$base
 		local_hdr="tests/$base/[a-z0-9_]+\\.h"
@@ -59,10 +85,15 @@ check_file() {
 		echo "FAIL $name: cannot read $f"
 		return
 	fi
-	if grep -qw '^SUITE_HOSTED' "$f"; then
-		bad=$(grep -E '^#[[:space:]]*include' "$f" | grep -vE "$hosted_allowed" | tr -s ' \t' ' ' | paste -sd, -)
+	grep -qw '^SUITE_HOSTED' "$f" && hosted=true
+	if $hosted; then
+		allowed=$hosted_allowed
+		# a hosted directory's files may include its own header (checked
+		# as a file of the directory too)
+		$indir && allowed="^#[[:space:]]*include[[:space:]]+(\"$local_hdr\")|$hosted_allowed"
+		bad=$(grep -E '^#[[:space:]]*include' "$f" | grep -vE "$allowed" | tr -s ' \t' ' ' | paste -sd, -)
 		if [ -n "$bad" ]; then
-			echo "FAIL $name: includes $bad (hosted suites use only kernel/test.h, kernel/platform.h and lib/)"
+			echo "FAIL $name: includes $bad (hosted suites use only kernel/test.h, kernel/platform.h, lib/ and their own header)"
 			return
 		fi
 		if grep -qE '^#[[:space:]]*if(n?def)?[[:space:]].*RINGLAB_(USER|HOST)' "$f"; then
@@ -97,8 +128,7 @@ if [ $# -gt 0 ]; then
 	exit 0
 fi
 
-shopt -s nullglob
-files=(tests/*.c tests/tlb/*.c)
+mapfile -t files < <(suite_files)
 if [ ${#files[@]} = 0 ]; then
 	echo "FAIL seam: no suite file found in tests/"
 	exit 0
@@ -128,3 +158,29 @@ printf '#include "kernel/test.h"\nSUITE(planted, 1, "x");\nTEST(planted, a)\n{\n
 control global "$tmp/tests/planted_global.c" FAIL "a suite reading boot_cpu"
 printf '#include "kernel/test.h"\n#include "arch/x86/apic.h"\n/* boot_cpu and kernel/kernel.h named in a comment */\nSUITE(planted, 1, "x");\nTEST(planted, a)\n{\n\tconst struct boot_info *bi = plat_boot_info();\n\tt_check(t, bi && plat_cpu_info()->x2apic, "boot_cpu");\n}\n' >"$tmp/tests/planted_clean.c"
 control clean "$tmp/tests/planted_clean.c" PASS "a suite using only the seam"
+
+# Suite directories: every one with a suite.c is listed, a directory
+# without one is not, and a hosted suite.c makes all its files -- jobs and
+# header alike -- keep the hosted rule, while its own header stays allowed.
+mkdir -p "$tmp/tests/plantdir" "$tmp/tests/plantring0" "$tmp/tests/notasuite"
+printf '#include "tests/plantdir/plantdir.h"\nSUITE_HOSTED(plantdir, 1, "x");\nTEST(plantdir, a)\n{\n\tplantdir_a(t);\n}\n' >"$tmp/tests/plantdir/suite.c"
+printf '#include "kernel/test.h"\nvoid plantdir_a(struct test_ctx *t);\n' >"$tmp/tests/plantdir/plantdir.h"
+printf '#include "tests/plantdir/plantdir.h"\n#include "lib/string.h"\nvoid plantdir_a(struct test_ctx *t)\n{\n\t(void)t;\n}\n' >"$tmp/tests/plantdir/clean.c"
+printf '#include "tests/plantdir/plantdir.h"\n#include "arch/x86/msr.h"\n' >"$tmp/tests/plantdir/job.c"
+printf '#include "kernel/test.h"\n#include "arch/x86/msr.h"\nSUITE(plantring0, 1, "x");\n' >"$tmp/tests/plantring0/suite.c"
+printf '#include "tests/plantring0/plantring0.h"\n#include "tests/plantdir/plantdir.h"\n' >"$tmp/tests/plantring0/job.c"
+printf '#include "kernel/test.h"\n' >"$tmp/tests/notasuite/stray.c"
+listed=$(suite_files "$tmp" | sed "s|^$tmp/||" | paste -sd' ' -)
+want='tests/plantdir/clean.c tests/plantdir/job.c tests/plantdir/suite.c tests/plantdir/plantdir.h tests/plantring0/job.c tests/plantring0/suite.c'
+# the planted single-file suites above come first
+want="tests/planted_clean.c tests/planted_global.c tests/planted_kernel_h.c $want"
+if [ "$listed" = "$want" ]; then
+	echo "PASS seam-control-dir-list: every tests/<dir>/ with a suite.c is checked, .c and .h, and no other"
+else
+	echo "FAIL seam-control-dir-list: listed '$listed', expected '$want'"
+fi
+control dir-hosted-job "$tmp/tests/plantdir/job.c" FAIL "a job file of a SUITE_HOSTED directory including arch/x86/msr.h"
+printf '#include "kernel/test.h"\n#include "arch/x86/msr.h"\n' >"$tmp/tests/plantdir/plantdir.h"
+control dir-hosted-header "$tmp/tests/plantdir/plantdir.h" FAIL "the header of a SUITE_HOSTED directory including arch/x86/msr.h"
+control dir-hosted-clean "$tmp/tests/plantdir/clean.c" PASS "a hosted directory's job file including its own header and lib/"
+control dir-other-header "$tmp/tests/plantring0/job.c" FAIL "a directory's job file including another suite's header"

@@ -1,0 +1,46 @@
+/* spec: the timing bracket, its overhead, the samples and the spec_cost
+ * answer (tests/spec/spec.h says how a sample is taken). */
+#include "tests/spec/spec.h"
+#include "kernel/test.h"
+#include "kernel/platform.h"
+#include "lib/printf.h"
+
+struct t_overhead spec_overhead;
+char spec_overhead_text[120];
+
+void spec_say_env(struct test_ctx *t)
+{
+	if (plat_under_emulator())
+		t_conclude(t, "WRMSRs and VERW may be VM exits or emulated here: these costs are those of %s, not the CPU's",
+			   plat_env());
+}
+
+void spec_answer_cost(struct test_ctx *t, const char *what, const char *label, const uint64_t *s,
+		      size_t n)
+{
+	char from[128];
+
+	if (!n)
+		return;
+	rl_snprintf(from, sizeof(from), "%s.%s", t->full_name, what);
+	t_answer(t, ANSWER_SPEC_COST, from, T_CONTROL_NONE, "%s p50 %llu cycles;", label,
+		 (unsigned long long)s[(n - 1) / 2]);
+}
+
+#define OVERHEAD_PAIRS 64
+
+void spec_measure_overhead(void)
+{
+	t_overhead_measure(&spec_overhead, T_BRACKET_LFENCE, OVERHEAD_PAIRS);
+	t_overhead_text(&spec_overhead, spec_overhead_text, sizeof(spec_overhead_text));
+}
+
+size_t spec_iters(struct test_ctx *t)
+{
+	return (size_t)t_iters(t, 10000, 64);
+}
+
+uint64_t *spec_samples(struct test_ctx *t, size_t n)
+{
+	return t_alloc(t, n * sizeof(uint64_t));
+}

@@ -1,0 +1,116 @@
+/* spec: controls for the restore path.
+ *
+ * Each changes an MSR inside spec_guarded() and then faults (UD2) or overruns
+ * its budget; the case checks the guard saw that ending, that the MSR had
+ * really been changed, and that it holds the saved value afterwards.  The
+ * MSR is IA32_SPEC_CTRL where the CPU has it; elsewhere (QEMU TCG, the
+ * nested KVM here) IA32_KERNEL_GS_BASE stands in: it exists in every
+ * 64-bit CPU and ringlab never executes SWAPGS, so changing it for a
+ * moment is harmless, and the restore path is the same code. */
+#include "tests/spec/spec.h"
+#include "kernel/test.h"
+#include "kernel/platform.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/trapnr.h"
+#include "arch/x86/tsc_read.h"
+
+static struct {
+	uint32_t msr;
+	const char *name;
+	uint64_t orig, changed_to;
+} ctl;
+
+static bool control_setup(struct test_ctx *t)
+{
+	if (spec_has_spec_ctrl()) {
+		ctl.msr = MSR_IA32_SPEC_CTRL;
+		ctl.name = "IA32_SPEC_CTRL";
+	} else {
+		ctl.msr = MSR_KERNEL_GS_BASE;
+		ctl.name = "IA32_KERNEL_GS_BASE";
+		t_diag(t, "IA32_SPEC_CTRL absent (%s); IA32_KERNEL_GS_BASE stands in for the restore path",
+		       spec_no_spec_ctrl());
+	}
+	if (!spec_msr_save(t, ctl.msr, ctl.name))
+		return false;
+	ctl.orig = ctl.changed_to = spec_saved_value(ctl.msr);
+	return true;
+}
+
+/* Change the control MSR to a value different from the saved one. */
+static void control_change(void)
+{
+	uint64_t orig = ctl.orig, v;
+
+	if (ctl.msr == MSR_IA32_SPEC_CTRL) {
+		uint64_t a, b;
+		const char *what;
+
+		spec_ctrl_pair(orig, &a, &b, &what);
+		v = orig == b ? a : b;
+	} else {
+		v = orig ^ 0x1000;	/* stays canonical */
+	}
+	wrmsr(ctl.msr, v);
+	ctl.changed_to = rdmsr(ctl.msr);
+}
+
+static void control_verdict(struct test_ctx *t, int how, int want, const char *ending)
+{
+	uint64_t orig = ctl.orig;
+	uint64_t now = rdmsr(ctl.msr);
+
+	t_check(t, how == want, "the deliberate %s ended the region with %d, expected %d", ending, how, want);
+	t_check(t, ctl.changed_to != orig, "control did not change %s (still 0x%llx)", ctl.name,
+		(unsigned long long)orig);
+	t_check(t, now == orig, "%s is 0x%llx after the %s, was 0x%llx before", ctl.name,
+		(unsigned long long)now, ending, (unsigned long long)orig);
+	t_diag(t, "control: %s was 0x%llx, changed to 0x%llx, then %s; now 0x%llx", ctl.name,
+	       (unsigned long long)orig, (unsigned long long)ctl.changed_to, ending,
+	       (unsigned long long)now);
+}
+
+static void fault_body(struct test_ctx *t, void *p)
+{
+	(void)t;
+	(void)p;
+	control_change();
+	__asm__ volatile("ud2");
+}
+
+void spec_case_restore_after_fault(struct test_ctx *t)
+{
+	if (!control_setup(t))
+		return;
+	t_diag(t, "control: %s is changed, then UD2 (the #UD dump that follows is deliberate)", ctl.name);
+	int how = spec_guarded(t, fault_body, 0, EXPECT_FAULT);
+
+	control_verdict(t, how, X86_TRAP_UD, "UD2");
+}
+
+static void timeout_body(struct test_ctx *t, void *p)
+{
+	(void)p;
+	control_change();
+	/* spin past the budget with interrupts on; bounded (3 s past the
+	 * deadline) in case the watchdog never fires (then the control fails) */
+	uint64_t end = t->deadline_tsc + plat_ns_to_cycles(3000000000ull), now = rdtsc_ordered();
+
+	(void)plat_spin_until(false, now < end ? plat_cycles_to_ns(end - now) / 1000 : 0);
+}
+
+void spec_case_restore_after_timeout(struct test_ctx *t)
+{
+	if (!t->deadline_tsc) {
+		t_skip(t, "no budget deadline to overrun");
+		return;
+	}
+	if (!control_setup(t))
+		return;
+	t_diag(t, "control: %s is changed, then the case overruns its %llu ms budget on purpose", ctl.name,
+	       (unsigned long long)t->budget_ms);
+	int how = spec_guarded(t, timeout_body, 0, EXPECT_TIMEOUT);
+
+	control_verdict(t, how, ENDED_TIMEOUT, "overrun");
+}
