@@ -106,6 +106,19 @@ if cites=$(git grep -n 'x86-facts' -- . ':!tests/run-all.sh' 2>/dev/null) && [ -
 else
 	result PASS repo-citations
 fi
+# Every source file says its licence in its first lines (SPDX, as the
+# kernel tools do; LICENSE holds the text).
+nospdx=$(git ls-files '*.c' '*.h' '*.asm' '*.py' '*.sh' '*.ld' '*.yaml' '*.jinja2' Makefile iso/grub.cfg \
+		tools/ringlab-report tools/ringlab-capture tools/gen-suites-doc 'tools/lava/*' 2>/dev/null |
+	while IFS= read -r f; do
+		case $f in tests/host/data/*|*.md|*.txt) continue ;; esac
+		[ -f "$f" ] && ! head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-only' && echo "$f"
+	done | head -n 3 | tr '\n' ' ')
+if [ -z "$nospdx" ] && [ -f LICENSE ]; then
+	result PASS spdx
+else
+	result FAIL spdx "no SPDX-License-Identifier line in: ${nospdx:-(LICENSE missing)}"
+fi
 # ... and never an outside tracker's item ("issue 12"): a comment says what
 # it meant, with the manual section or the repository file.
 trk='[Ii]ssues? #?[0-9]+'
@@ -133,7 +146,9 @@ while IFS= read -r line; do
 	[ "$name" != "$rest" ] && detail=${rest#*: }
 	result "$status" "$name" "$detail"
 done < <(tests/host/check-report.sh "$BUILD" 2>&1; timeout 300 tests/host/check-capture.py "$BUILD" 2>&1
-	  timeout 300 /usr/bin/python3 tests/host/fuzz-report.py "$BUILD" 2>&1
+	  # a checker that dies (a traceback) is a failure, not a missing line
+	  timeout 300 /usr/bin/python3 tests/host/fuzz-report.py "$BUILD" 2>&1 ||
+		echo "FAIL fuzz-report-exit: tests/host/fuzz-report.py exited with status $?"
 	  timeout 1200 tests/host/check-lava.sh "$BUILD" 2>&1
 	  timeout 120 tests/host/check-run-tools.sh "$BUILD" 2>&1
 	  timeout 300 tests/host/check-dist.sh "$BUILD" 2>&1

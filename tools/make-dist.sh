@@ -6,7 +6,8 @@
 #     ringlab-<version>.iso  ringlab-<version>.elf    what gets flashed / booted
 #     build/ringlab.iso  build/ringlab.elf            links to the two above, so
 #     build/logcheck  build/ringlab-hosted            the tools run unchanged here
-#     tools/  (run-qemu.sh, run-bochs.sh, ringlab-report, ringlab-capture, lava/)
+#     tools/  (run-qemu.sh, run-bochs.sh, ringlab-report + ringlab_report/,
+#             ringlab-capture, lava/)
 #     README.md  LICENSE  docs/
 #     VERSION  BUILDINFO (commit, compiler, GRUB, xorriso, date)
 #     SHA256SUMS  (every regular file above; check with: sha256sum -c SHA256SUMS)
@@ -53,6 +54,10 @@ cp "$build/logcheck" "$out/build/logcheck"
 for t in run-qemu.sh run-bochs.sh ringlab-report ringlab-capture; do
 	[ -f "tools/$t" ] && cp -p "tools/$t" "$out/tools/$t"
 done
+# ringlab-report's code: the package beside it (its sources only, no
+# __pycache__ from runs in this tree)
+mkdir -p "$out/tools/ringlab_report"
+cp -p tools/ringlab_report/*.py "$out/tools/ringlab_report/"
 [ -d tools/bochs ] && cp -rp tools/bochs "$out/tools/bochs"
 [ -d tools/lava ] && cp -rp tools/lava "$out/tools/lava"
 cp README.md "$out/"

@@ -10,16 +10,18 @@ BUILD=${BUILD:-build}
 root=${1:-$BUILD/fuzz/corpus}
 command -v llvm-cov >/dev/null && command -v llvm-profdata >/dev/null ||
 	{ echo "SKIP fuzz-coverage: llvm-cov/llvm-profdata not installed (Debian: llvm)"; exit 0; }
+# the log parser is every tools/logcheck_lib*.c (the Makefile's LOGCHECK_LIB)
+logcheck_lib=$(echo tools/logcheck_lib*.c)
 declare -A deps=(
 	[mbi]="kernel/mbi.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c"
 	[acpi]="arch/x86/acpi.c arch/x86/acpi_spcr.c arch/x86/mptable.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c"
 	[cmdline]="kernel/cmdline.c lib/string.c lib/printf.c lib/parse.c"
-	[logcheck]="tools/logcheck_lib.c lib/string.c lib/printf.c lib/crc32.c lib/parse.c"
+	[logcheck]="$logcheck_lib lib/string.c lib/printf.c lib/crc32.c lib/parse.c"
 	[physrange]="lib/physrange.c"
 	[smbios]="arch/x86/smbios.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c"
 )
 declare -A target=([mbi]="kernel/mbi.c" [acpi]="arch/x86/acpi.c arch/x86/acpi_spcr.c arch/x86/mptable.c"
-	[cmdline]="kernel/cmdline.c" [logcheck]="tools/logcheck_lib.c" [physrange]="lib/physrange.c"
+	[cmdline]="kernel/cmdline.c" [logcheck]="$logcheck_lib" [physrange]="lib/physrange.c"
 	[smbios]="arch/x86/smbios.c")
 mkdir -p "$BUILD/fuzz/cov"
 for f in mbi acpi cmdline logcheck physrange smbios; do

@@ -18,6 +18,7 @@ out=$(DIST_ALLOW_DIRTY=1 tools/make-dist.sh "$BUILD" "$ver" "$tmp" 2>&1); rc=$?
 rel=$tmp/ringlab-$ver
 if [ $rc = 0 ] && [ -f "$rel/ringlab-$ver.iso" ] && [ -f "$rel/ringlab-$ver.elf" ] &&
    [ -x "$rel/build/logcheck" ] && [ -x "$rel/tools/ringlab-report" ] && [ -f "$rel/SHA256SUMS" ] &&
+   [ -f "$rel/tools/ringlab_report/cli.py" ] && ! [ -e "$rel/tools/ringlab_report/__pycache__" ] &&
    [ -f "$tmp/ringlab-$ver.tar.gz" ] && grep -qx "$ver" "$rel/VERSION"; then
 	pass dist-layout
 else
@@ -26,7 +27,8 @@ fi
 (cd "$rel" && sha256sum --quiet -c SHA256SUMS) >/dev/null 2>&1 && pass dist-checksums ||
 	fail dist-checksums "sha256sum -c SHA256SUMS failed in a fresh release"
 grep -q "ringlab-$ver.iso" "$rel/SHA256SUMS" && grep -q 'build/logcheck' "$rel/SHA256SUMS" &&
-	pass dist-checksums-cover || fail dist-checksums-cover "SHA256SUMS misses the ISO or logcheck"
+	grep -q 'tools/ringlab_report/cli.py' "$rel/SHA256SUMS" &&
+	pass dist-checksums-cover || fail dist-checksums-cover "SHA256SUMS misses the ISO, logcheck or ringlab-report's code"
 (cd "$tmp" && sha256sum --quiet -c "ringlab-$ver.tar.gz.sha256") >/dev/null 2>&1 &&
 	pass dist-tarball-checksum || fail dist-tarball-checksum "the tarball's .sha256 does not verify"
 
@@ -60,4 +62,21 @@ if [ -n "$log" ] && (cd "$rel" && BUILD=build tools/ringlab-report check "$log")
 	pass dist-report-runs
 else
 	fail dist-report-runs "ringlab-report from the release could not judge $log"
+fi
+# ringlab-report's code is the package beside it (tools/ringlab_report/):
+# from a copy of the release in another directory (a release moves as a
+# whole) the text report must work with the release's own logcheck; the
+# control, the same copy without the package, must give one error line
+# and exit 2 (so the checks above would see a release that lacks it).
+if [ -n "$log" ]; then
+	cp -a "$rel" "$tmp/moved"
+	out=$(cd "$tmp/moved" && tools/ringlab-report text "$log" 2>&1); rc=$?
+	[ $rc = 0 ] && grep -q '^ringlab run: ' <<<"$out" && pass dist-report-package ||
+		fail dist-report-package "text report from a moved release: exit $rc: $(head -n 3 <<<"$out")"
+	rm -rf "$tmp/moved/tools/ringlab_report"
+	out=$(cd "$tmp/moved" && tools/ringlab-report check "$log" 2>&1); rc=$?
+	[ $rc = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q '^ringlab-report: error: cannot load its code' <<<"$out" &&
+		pass dist-report-package-control ||
+		fail dist-report-package-control "without tools/ringlab_report: exit $rc: $(head -n 3 <<<"$out")"
+	rm -rf "$tmp/moved"
 fi

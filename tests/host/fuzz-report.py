@@ -271,12 +271,12 @@ def main(argv):
     # Negative control: the same fuzzing must catch a planted bug, a
     # number() that no longer tolerates a non-numeric field (as an
     # int(field) written without thinking would).
-    good = report.number
-    report.number = int
+    good = report.num.number
+    report.num.number = int
     try:
         cfails, _, _ = fuzz(report, capture, seeds, min(args.runs, 200), args.seed, None)
     finally:
-        report.number = good
+        report.num.number = good
     if cfails["report"]:
         print("PASS fuzz-report-control: a planted int(field) in ringlab-report raised in %d of %d mutants"
               % (cfails["report"], min(args.runs, 200)))

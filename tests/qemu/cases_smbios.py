@@ -10,8 +10,8 @@ Fault matrix: a broken entry point in the loader's tag (bad checksum) and
 a broken structure (a string index past its strings, planted with
 -smbios file=) each give exactly one `# error: smbios: ...` line, and the
 run passes otherwise: identity strings are not part of the verdict, as
-for the optional devices that fw_addresses_check() drops (run.py,
-fb_bad_case)."""
+for the optional devices that fw_addresses_check() drops
+(cases_mbforge.py, fb_bad_case)."""
 import os
 import re
 import struct

@@ -1,0 +1,291 @@
+"""ringlab-report compare: cases that changed verdict, the answers, suite
+durations, then every metric with ratios and significance."""
+
+import csv
+import math
+import re
+import sys
+
+from .num import fmt_ms, fmt_num, fmt_sig, numf
+from .parse import ReportError
+from .convert import CSV_KEYS, open_out
+
+
+def headline(fields):
+    """The value a comparison shows: the median of a distribution, else the
+    scalar value."""
+    for k in ("p50", "value"):
+        if k in fields and numf(fields[k]) is not None:
+            return k, numf(fields[k])
+    return None, None
+
+
+NOT_FACTS = set(CSV_KEYS) | {"method", "u", "lo", "width", "counts", "over"}
+
+# The significance rule of compare (docs/host-tools.md, "compare"): a
+# distribution's spread is [min..p99], the range that holds all its
+# samples but the top 1 %; two runs differ significantly when their
+# spreads do not overlap, i.e. the slower run's fastest sample is slower
+# than 99 % of the faster run's samples.  p99 rather than max so that one
+# interrupt or SMI in either run does not hide a real shift.  A scalar, and
+# a distribution of fewer than SIG_MIN_N samples (where min and p99 are
+# one or two samples, e.g. the quick runs' 1-sample all-CPU clears), have
+# no spread to judge by and are never called significant.
+SIG_MIN_N = 5
+SIG_RULE = ("a difference is significant ('*') when the two runs' spreads [min..p99] do not "
+            "overlap (one run's minimum above the other's p99); '' when they overlap; '?' when "
+            "either run has no spread (a scalar, or fewer than %d samples); '-' when a run "
+            "lacks the metric" % SIG_MIN_N)
+
+
+def spread(fields):
+    """The run's own spread of a metric, (min, p99); None for a scalar or
+    too few samples."""
+    a, b = numf(fields.get("min")), numf(fields.get("p99"))
+    n = numf(fields.get("n"))
+    if a is None or b is None or (n is not None and n < SIG_MIN_N):
+        return None
+    return a, b
+
+
+def significance(fa, fb, stat):
+    """'*', '', '?' or '-' by SIG_RULE."""
+    if fa is None or fb is None or not stat:
+        return "-"
+    sa, sb = spread(fa), spread(fb)
+    if sa is None or sb is None:
+        return "?"
+    return "*" if sa[1] < sb[0] or sb[1] < sa[0] else ""
+
+
+def ratio(v, ref):
+    """v / ref, or None when either is missing or ref is 0."""
+    if v is None or ref is None or ref == 0:
+        return None
+    return v / ref
+
+
+def factor(r):
+    """How far a ratio is from 1, as a factor >= 1 (0.5 and 2 are both 2)."""
+    if r is None or r <= 0:
+        return None
+    return r if r >= 1 else 1 / r
+
+
+# verdict order for "worse"/"better": a failing result is worse than a
+# skip, which is worse than a pass
+RESULT_RANK = {"pass": 0, "skip": 1, "missing": 2, "fail": 3, "timeout": 3, "panic": 3}
+
+
+def compare_verdicts(runs, letters, out):
+    """The cases whose result differs between the runs, worse ones first;
+    returns how many."""
+    names = []
+    per = []
+    for r in runs:
+        d = {}
+        for c in r.cases():
+            key = "%s.%s" % (c["suite"], c["name"])
+            d.setdefault(key, c)
+            if key not in names:
+                names.append(key)
+        for name, msg, _ in r.problems():
+            d.setdefault(name, {"result": "fail", "reason": msg})
+            if name not in names:
+                names.append(name)
+        per.append(d)
+    changed = []
+    for n in names:
+        got = [d.get(n) for d in per]
+        res = [g["result"] if g else "(absent)" for g in got]
+        if len(set(res)) == 1:
+            continue
+        ranks = [RESULT_RANK.get(x, 2) for x in res]
+        how = "worse" if max(ranks[1:]) > ranks[0] and min(ranks[1:]) >= ranks[0] else \
+            "better" if max(ranks[1:]) <= ranks[0] else "changed"
+        changed.append(({"worse": 0, "changed": 1, "better": 2}[how], n, how, res, got))
+    changed.sort(key=lambda x: x[0])
+    st = [r.status or "incomplete" for r in runs]
+    out.write("Verdicts: run status %s; %d case(s) changed result%s\n" % (
+        " -> ".join("%s %s" % (l, s) for l, s in zip(letters, st)), len(changed),
+        ":" if changed else "."))
+    for _, n, how, res, got in changed:
+        out.write("  %-7s %-36s %s\n" % (how.upper() if how == "worse" else how, n,
+                                         " -> ".join(res)))
+        for l, g in zip(letters, got):
+            if g and g.get("reason") and g["result"] != "pass":
+                out.write("          %s: %s\n" % (l, g["reason"]))
+    out.write("\n")
+    return len(changed)
+
+
+def compare_answers(runs, out):
+    """Which answers changed between the runs (A is the reference)."""
+    letters = [chr(ord("A") + i) for i in range(len(runs))]
+    if all(r.answers is None for r in runs):
+        out.write("Answers: none of the logs has an answers block.\n\n")
+        return
+    keys = []
+    for r in runs:
+        for k in r.answer_keys():
+            if k not in keys:
+                keys.append(k)
+    out.write("Answers (%s; an answer changed when its text or control did):\n" % ", ".join(
+        "%s env=%s" % (l, r.answers_env or "-") for l, r in zip(letters, runs)))
+    nchanged = 0
+    for k in keys:
+        got = []
+        for r in runs:
+            a = (r.answers or {}).get(k)
+            got.append(None if a is None else (a["text"], a["control"], a["env"]))
+        same = all((g or ())[:2] == (got[0] or ())[:2] for g in got)
+        if same:
+            out.write("  %-14s same: %s\n" % (k, got[0][0] if got[0] else "(missing in all)"))
+            continue
+        nchanged += 1
+        out.write("  %-14s CHANGED\n" % k)
+        for letter, g in zip(letters, got):
+            if g is None:
+                out.write("      %s: (no answer)\n" % letter)
+            else:
+                out.write("      %s: %s [control=%s env=%s]\n" % (letter, g[0], g[1], g[2]))
+    out.write("  %d of %d answers changed.\n\n" % (nchanged, len(keys)))
+
+
+def compare_durations(runs, letters, out):
+    """Suite wall times (ms) side by side, X/A the ratio; nothing when no
+    log has `# time:` lines."""
+    names = []
+    per = []
+    for r in runs:
+        d = {}
+        for s in r.suites:
+            d.setdefault(s["name"], r.suite_ms(s))
+            if s["name"] not in names:
+                names.append(s["name"])
+        per.append(d)
+    if not any(v is not None for d in per for v in d.values()):
+        return
+    header = ["suite"] + ["%s ms" % l for l in letters] + ["%s/A" % l for l in letters[1:]]
+    rows = []
+    for n in names:
+        vals = [d.get(n) for d in per]
+        rows.append([n] + [fmt_ms(v) for v in vals] +
+                    [fmt_sig(ratio(v, vals[0])) for v in vals[1:]])
+    tot = [sum(v for v in d.values() if v is not None) for d in per]
+    rows.append(["(all suites)"] + ["%.3f" % t for t in tot] +
+                [fmt_sig(ratio(t, tot[0])) for t in tot[1:]])
+    out.write("Suite durations (wall time from the `# time:` lines; X/A the ratio):\n")
+    widths = [max(len(x[i]) for x in [header] + rows) for i in range(len(header))]
+    for row in [header] + rows:
+        out.write("  ".join(v.ljust(widths[i]) if i == 0 else v.rjust(widths[i])
+                            for i, v in enumerate(row)) + "\n")
+    out.write("\n")
+
+
+def cmd_compare(runs, args):
+    """Verdict changes first, then the answers, the suite durations, the
+    significant metric differences (largest first), and every metric side
+    by side; --threshold F keeps the metrics that changed by a factor F
+    or more."""
+    if args.threshold is not None and not (args.threshold >= 1 and math.isfinite(args.threshold)):
+        raise ReportError("--threshold: a factor of 1 or more, e.g. 1.5 (got %s)" % args.threshold)
+    names = []
+    per = []
+    for r in runs:
+        d = {}
+        for m in r.metrics:
+            if m["name"] not in d:
+                d[m["name"]] = m["fields"]
+                if m["name"] not in names:
+                    names.append(m["name"])
+        per.append(d)
+    out = open_out(args.output)
+    letters = [chr(ord("A") + i) for i in range(len(runs))]
+    if not args.csv:
+        for i, r in enumerate(runs):
+            out.write("%s: %s  [%s, env %s, status %s%s]\n" % (
+                letters[i], r.label, r.machine(), r.identity.get("env", "?"), r.status,
+                "" if r.ok else ", LOG CHECK FAILED"))
+        out.write("\n")
+        compare_verdicts(runs, letters, out)
+        compare_answers(runs, out)
+        compare_durations(runs, letters, out)
+    rows = []
+    header = ["metric", "unit", "stat"] + letters + \
+        ["%s/A" % l for l in letters[1:]] + ["%s~A" % l for l in letters[1:]] + \
+        ["only_in", "facts"]
+    if args.match:
+        try:
+            rx = re.compile(args.match)
+        except re.error as e:
+            raise ReportError("--match: bad regular expression: %s" % e)
+        names = [n for n in names if rx.search(n)]
+    only = {}
+    for n in names:
+        have = [l for l, d in zip(letters, per) if n in d]
+        if len(have) < len(runs):
+            only[n] = have
+    if args.common:
+        names = [n for n in names if n not in only]
+    significant = []
+    hidden = 0
+    for n in names:
+        fs = [d.get(n) for d in per]
+        ref = next(f for f in fs if f is not None)
+        stat, _ = headline(ref)
+        unit = ref.get("unit", "")
+        vals = [numf(f.get(stat)) if f is not None and stat else None for f in fs]
+        ratios = [ratio(v, vals[0]) for v in vals[1:]]
+        if args.threshold is not None:
+            big = [x for x in map(factor, ratios) if x is not None]
+            if not big or max(big) < args.threshold:
+                hidden += 1
+                continue
+        sig = [significance(fs[0], f, stat) for f in fs[1:]]
+        facts = []
+        keys = []
+        for f in fs:
+            for k in (f or {}):
+                if k not in NOT_FACTS and numf(f[k]) is None and k not in keys:
+                    keys.append(k)
+        for k in keys:
+            facts.append("%s=%s" % (k, "/".join((f or {}).get(k, "-") for f in fs)))
+        row = [n, unit, stat or "-"] + [fmt_num(v) if v is not None else "-" for v in vals] + \
+            [fmt_sig(x) for x in ratios] + sig + [",".join(only.get(n, [])), " ".join(facts)]
+        rows.append(row)
+        for l, x, g in zip(letters[1:], ratios, sig):
+            if g == "*":
+                significant.append((factor(x) or 0, n, l, x, row))
+    if args.csv:
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+    else:
+        out.write("Metrics: X/A is the ratio of the headline (p50, else value), to 3 significant "
+                  "digits; X~A: %s.%s\n\n" % (
+                      SIG_RULE, "" if args.threshold is None else
+                      " Only metrics whose headline changed by a factor of %s or more (either "
+                      "way) are shown: %d hidden." % (fmt_sig(args.threshold), hidden)))
+        significant.sort(key=lambda x: -x[0])
+        out.write("Significant differences (%d), largest factor first:\n" % len(significant))
+        for _, n, l, x, row in significant:
+            out.write("  %-50s %s/A=%-8s A=%s %s=%s %s\n" % (
+                n, l, fmt_sig(x), row[3], l, row[3 + letters.index(l)], row[1]))
+        out.write("\n")
+        widths = [max(len(str(x[i])) for x in [header] + rows) for i in range(len(header) - 1)]
+        for row in [header] + rows:
+            out.write("  ".join(str(v).ljust(widths[i]) if i < 3 else str(v).rjust(widths[i])
+                                for i, v in enumerate(row[:-1])))
+            out.write("  " + row[-1] + "\n")
+        out.write("%d metrics compared, %d significant differences.\n" % (len(rows), len(significant)))
+        for l in letters:
+            lonely = [n for n, have in only.items() if have == [l]]
+            out.write("Only in %s (%d): %s\n" % (l, len(lonely), " ".join(lonely) or "-"))
+        partial = [n for n, have in only.items() if len(have) > 1]
+        if partial:
+            out.write("In some logs only (%d): %s\n" % (len(partial), " ".join(
+                "%s[%s]" % (n, "".join(only[n])) for n in partial)))
+    if out is not sys.stdout:
+        out.close()
+    return 0
