@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # ringlab build.  `make help` lists the targets.  On a fresh Debian 12
 # machine `make run` and `make test` first install what they lack through
 # tools/install-deps.sh (the script .ci/run uses); RINGLAB_NO_INSTALL=1 makes

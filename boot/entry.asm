@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-2.0-only
 ; 32-bit entry from a multiboot loader, switch to long mode, call kmain.
 ;
 ; Machine state on entry (Multiboot 0.6.96 §3.2, Multiboot2 §3.3;

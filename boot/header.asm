@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-2.0-only
 ; Multiboot headers.  One ELF64 boots three ways (docs/platform-notes.md "Multiboot
 ; entry", "QEMU -kernel loader"):
 ;  - QEMU -kernel and other multiboot1 loaders (iPXE): QEMU refuses an ELF64

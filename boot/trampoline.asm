@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-2.0-only
 ; Application-processor trampoline.  arch/x86/smpboot.c copies the bytes
 ; between trampoline_start and trampoline_end to a free 4 KiB page T below
 ; 1 MiB, patches the address fields (GDTR base, the two far-jump targets)

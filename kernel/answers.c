@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The answers block; see kernel/test.h and docs/log-format.md "Answers".
  * Shared by the kernel and the hosted runner. */
 #include <stdarg.h>

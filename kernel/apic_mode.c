@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Switching every online CPU between xAPIC and x2APIC mode, for the ipi
  * suite; see kernel/apic_mode.h. */
 #include "kernel/apic_mode.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* APIC mode switching for the ipi suite (kernel only: it reprograms every
  * CPU's local APIC). */
 #ifndef RINGLAB_KERNEL_APIC_MODE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Wiring between the hardware floor and the log floor, done once at boot:
  * arch/ reports and panics through arch/x86/log.h, which lands here in the
  * report and panic code; panic stops the other CPUs through the hook given

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* TSC-release barrier; see platform.h.  Shared by the kernel and the
  * hosted build (only RDTSC and atomics). */
 #include "kernel/platform.h"

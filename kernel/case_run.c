@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Running one case in the kernel: its budget, the catch point that turns a
  * fault, a watchdog stop or an NMI stop into the case's result, its
  * deferred actions (t_defer, kernel/test.h), and the cleanup that leaves

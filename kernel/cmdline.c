@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Command-line parser; see cmdline.h. */
 #include <stdarg.h>
 #include "kernel/cmdline.h"

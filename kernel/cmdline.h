@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Command-line options, shared by the kernel and the hosted build.
  *
  *   console=ttyS0..3[,baud] | console=io:0xNNN[,baud]   (up to 4, all used)

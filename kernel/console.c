@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Console fan-out and log integrity; see console.h. */
 #include <stdarg.h>
 #include "kernel/console.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The console: every byte of the log goes through console_write(), which
  * fans it out to the configured UARTs and the VGA mirror and keeps the
  * integrity count (lines and CRC-32 from the "KTAP version 1" line on, see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Console selection from SPCR; see console_spcr.h. */
 #include "kernel/console_spcr.h"
 #include "arch/x86/uart.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Console selection from the ACPI SPCR table: when the command line names
  * no console, the UART the firmware and BMC use for serial redirection is
  * added to the default COM1, and the log says which console was chosen and

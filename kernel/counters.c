@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The parts of the event-count API (kernel/platform.h) both builds share:
  * names and the "beside a measurement" formatting. */
 #include "kernel/platform.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The event-count API (kernel/platform.h) on the core PMU: arch/x86/pmu.c
  * with MSR access that reports faults instead of taking them. */
 #include "kernel/platform.h"

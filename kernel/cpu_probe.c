@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Boot probes of claimed CPU features; see cpu_probe.h. */
 #include "kernel/cpu_probe.h"
 #include "arch/x86/cpu.h"

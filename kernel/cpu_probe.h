@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Boot probes of claimed CPU features: no instruction on CPUID's word
  * alone.  Every instruction or MSR a suite uses because a CPUID bit says it
  * exists is executed once, at boot, on the boot CPU, under the fault catch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* How two CPUs relate in the topology, from the CPUID topology each CPU
  * read of itself at bring-up (arch/x86/topology.c).  The rest of the
  * relation API is shared with the hosted build (kernel/cpu_set.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The parts of the CPU-set API in kernel/platform.h that need only the
  * platform's primitives (plat_ncpus, plat_online, plat_cpu_relation,
  * plat_call_many): shared by the kernel and the hosted build. */

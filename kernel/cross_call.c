@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* plat_call() and plat_call_many() on top of each platform's plat_post()
  * and plat_wait() (kernel/smp.c, tools/hosted/platform_linux.c): shared by
  * the kernel and the hosted build. */

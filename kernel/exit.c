@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Machine exit; see exit.h. */
 #include "kernel/exit.h"
 #include "arch/x86/cpu.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Leaving the run: QEMU's isa-debug-exit, halt, or reboot. */
 #ifndef RINGLAB_KERNEL_EXIT_H
 #define RINGLAB_KERNEL_EXIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Framebuffer console: text grid, scrolling and status line; see fbcon.h. */
 #include "kernel/fbcon.h"
 #include "lib/font5x7.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Framebuffer console: the log, scrolling, on a linear direct-colour
  * framebuffer (the GOP or VBE framebuffer the loader describes in its
  * multiboot framebuffer information), under a status line that keeps the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Framebuffer console at boot; see fbcon_boot.h. */
 #include "kernel/fbcon_boot.h"
 #include "arch/x86/paging.h"

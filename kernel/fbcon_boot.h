@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The framebuffer console at boot: checks the framebuffer the loader
  * described (multiboot2 tag or multiboot1 info), maps it and hooks
  * kernel/fbcon.c to the console.  See docs/platform-notes.md "Screen

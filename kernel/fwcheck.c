@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Firmware address checks at boot; see fwcheck.h. */
 #include "kernel/fwcheck.h"
 #include "arch/x86/acpi.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Firmware-supplied device addresses, checked once at boot before anything
  * maps or touches them (lib/physrange.h says what is checked).  A bad
  * optional device is reported with an error line and left out; the run

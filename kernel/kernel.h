@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What boot found out, for the suites that check it. */
 #ifndef RINGLAB_KERNEL_KERNEL_H
 #define RINGLAB_KERNEL_KERNEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The "lost" threshold (kernel/platform.h T_LOST_US), scaled to how slow
  * this host turned out to be at boot.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Scaling of the "lost" threshold to the host; see lost.c. */
 #ifndef RINGLAB_KERNEL_LOST_H
 #define RINGLAB_KERNEL_LOST_H

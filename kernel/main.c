@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Boot sequence: from the 64-bit entry to the test runner and the exit.
  * Order matters: the IDT first (so any fault is reported), then the boot
  * information and command line, then the console the user asked for, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Multiboot 1/2 information parser; see mbi.h. */
 #include <stdarg.h>
 #include "kernel/mbi.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Multiboot 1 and 2 boot information, parsed into a copy the kernel owns.
  *
  * The loader's structures are read only through phys_view() and every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Measurement and test-body helpers of kernel/test.h built only on the
  * platform API: shared by the kernel and the hosted build. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Usable RAM from the memory map; see memmap.h. */
 #include "kernel/memmap.h"
 

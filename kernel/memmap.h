@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Usable RAM from a firmware memory map: the parts of type-1 entries that
  * no other entry claims (firmware lists overlapping entries, in any order,
  * and the non-RAM claim wins), minus one excluded range (the kernel image)

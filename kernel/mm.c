@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Physical page allocator; see mm.h. */
 #include "kernel/mm.h"
 #include "kernel/memmap.h"

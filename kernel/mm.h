@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Physical page allocator: a bump allocator over the RAM regions of the
  * memory map above 1 MiB, minus the kernel image.  Memory is identity
  * mapped, so a physical address is also the pointer.  Allocation is LIFO:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* NMI watchdog for the boot CPU.
  *
  * The case budget is enforced by the boot CPU's own LAPIC timer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A watchdog for the boot CPU that works with interrupts off; see
  * nmi_watch.c. */
 #ifndef RINGLAB_KERNEL_NMI_WATCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Panic; see panic.h. */
 #include <stdarg.h>
 #include "kernel/panic.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Ending the run when it cannot go on: one clear line, the exit and
  * integrity lines, then the configured exit (never a silent triple fault). */
 #ifndef RINGLAB_KERNEL_PANIC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Kernel implementation of the platform API's non-SMP parts: time, CPU
  * identity and environment, the boot state's accessors, memory, interrupt
  * windows.  Running a case is kernel/case_run.c's; the SMP parts are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The platform API tests use: time, CPUs and how they relate, CPU identity
  * and features, cross-CPU calls, memory, bounded waits.
  *

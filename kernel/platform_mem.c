@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Kernel side of the memory-experiment seam (kernel/platform.h):
  * CPU facts, large allocations, the SIMD state for SIMD clears, and the
  * privileged instructions the fence suite times. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* KTAP log emission; see report.h and docs/log-format.md. */
 #include <stdarg.h>
 #include "kernel/report.h"

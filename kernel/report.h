@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* KTAP log emission (docs/log-format.md).  Only this file knows the
  * layout: indentation, plan and result lines, id/metric/error lines, the
  * summary, exit and integrity lines.  Shared by the kernel and the hosted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The test runner; see runner.h and kernel/test.h. */
 #include <stdarg.h>
 #include "kernel/runner.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The test runner: selection from tests=/skip=, execution, KTAP output.
  * Platform-independent; shared by the kernel and the hosted build. */
 #ifndef RINGLAB_KERNEL_RUNNER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Cross-CPU calls; see platform.h and smp.h.
  *
  * Each CPU has a one-slot mailbox (struct mailbox below, this file's own).  The poster writes fn/arg,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Kernel side of the cross-CPU calls in kernel/platform.h: the AP idle
  * loop, the doorbell IPI, and the recovery of CPUs that stop answering. */
 #ifndef RINGLAB_KERNEL_SMP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Writing a test.
  *
  * A suite is one file tests/<suite>.c:

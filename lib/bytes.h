@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Little-endian field reads and the byte checksum of firmware structures
  * (ACPI tables, the MP table, multiboot information).  Byte by byte, so
  * that any alignment is fine and nothing depends on the host's byte order

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CRC-32 (zlib flavour), nibble-table implementation: small, no init. */
 #include "lib/crc32.h"
 

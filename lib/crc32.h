@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CRC-32 as in IEEE 802.3 / zlib / PNG (reflected polynomial 0xEDB88320,
  * initial value and final XOR 0xFFFFFFFF).  The log's integrity line uses
  * it, so any zlib.crc32() can check a log. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A 5x7 bitmap font for printable ASCII (0x20..0x7e), drawn for ringlab
  * (tools/font5x7.txt).  Row r of glyph c: bit 4 is the leftmost column. */
 #ifndef RINGLAB_LIB_FONT5X7_H

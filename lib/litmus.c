@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* See litmus.h. */
 #include "lib/litmus.h"
 #include "lib/printf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Outcome bookkeeping for litmus tests (tests/litmus/), pure so host unit
  * tests cover it (tests/host/test_litmus.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* See memsize.h. */
 #include "lib/memsize.h"
 #include "lib/printf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The clear suite's arithmetic, kept pure so host unit tests cover it
  * (tests/host/test_memsize.c): which region sizes to clear, how they are
  * written in metric names, how per-CPU regions fit a free region, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Text parsing helpers; see parse.h. */
 #include "lib/parse.h"
 #include "lib/string.h"

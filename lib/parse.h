@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Text parsing helpers for the command line and for host tools.  All work
  * on (pointer, length) slices so nothing needs NUL-terminated copies. */
 #ifndef RINGLAB_LIB_PARSE_H

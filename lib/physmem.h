@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Bounded access to physical memory for parsers of firmware data.
  *
  * Parsers (multiboot info, ACPI tables) never dereference a physical

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Firmware address range checks; see physrange.h. */
 #include "lib/physrange.h"
 

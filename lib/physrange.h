@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Checks on a physical address range that came from firmware (an ACPI
  * table, a multiboot tag, an MSR) before the kernel maps or touches it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Bounded formatted output; see printf.h. */
 #include <stdint.h>
 #include "lib/printf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Bounded formatted output, the one printf the kernel and the hosted runner
  * share so that both produce byte-identical log lines.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Small deterministic PRNG (splitmix64) so that `seed=N` reproduces a run's
  * choices (sampled CPU pairs, addresses). Not for anything cryptographic. */
 #ifndef RINGLAB_LIB_RAND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Order statistics; see stats.h. */
 #include "lib/stats.h"
 #include "lib/printf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Order statistics over samples, integer-only (no FPU in the kernel).
  *
  * Percentiles use the nearest-rank definition: pXX is the smallest sample

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Freestanding string and memory helpers; see string.h. */
 #include "lib/string.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Freestanding string and memory helpers.
  *
  * The kernel is built -ffreestanding and gets these from lib/string.c; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* apic: the local APIC in the mode ringlab chose, and IPI delivery:
  * self-IPIs, fixed IPIs to every CPU and the all-but-self shorthand, each
  * delivered exactly once over many rounds; ESR clean; spurious vector. */

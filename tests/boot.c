@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* boot: what the loader handed over and what the kernel built from it. */
 #include "kernel/test.h"
 #include "arch/x86/apic.h"

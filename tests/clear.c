@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* clear: how fast each way of zeroing memory clears regions of each size,
  * on one CPU and on all CPUs at once, whole range per call or one 4 KiB
  * page per call (the kernel's clear_page shape), and what reading the

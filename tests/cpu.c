@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cpu: identification and the feature table the project relies on. */
 #include "kernel/test.h"
 #include "arch/x86/cpu.h"

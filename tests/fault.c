@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fault: the expected-fault API reports the right vector and error code,
  * and the runner survives unexpected faults, hangs and timeouts (the
  * T_EXPLICIT cases, which fail on purpose when named in tests=). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fence: what each fence and serializing instruction costs, alone and
  * right after a burst of stores (a fence has to wait for the store buffer
  * to drain, so it costs more when stores are outstanding).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ipi: what an IPI costs, measured the way ipi-bench and the "x86/barrier:
  * Do not serialize MSR accesses on AMD" thread argue about it:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pmu: are there hardware event counters, do they count right, and the
  * counts-beside-a-measurement API other suites use (kernel/platform.h,
  * plat_counters_*).

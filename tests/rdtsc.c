@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* rdtsc: what each way of reading the TSC costs, and how finely it ticks.
  * Builds into the kernel and into ringlab-hosted (Linux user space), so
  * ring 0 and ring 3 can be compared on one machine.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # `make test`: every check ringlab has, each reported as PASS/FAIL/SKIP on
 # its own line, closing with "N passed, N failed, N skipped".
 #   1. host unit tests (cmocka) of lib/ and every parser, one check per case

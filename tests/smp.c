@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* smp: every usable CPU is online, with the APIC ID firmware and CPUID
  * agree on; topology; how long each AP took to start. */
 #include "kernel/test.h"

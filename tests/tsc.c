@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tsc: calibration references agree; the TSC never goes backwards on one
  * CPU.  (Cross-CPU synchronization is in tsc_sync cases below.) */
 #include "kernel/test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tsc_order: can time go backwards across CPUs?  The four shapes of Andy
  * Lutomirski's evil-clock-test (luto/misc-tests), the question behind the
  * rejected "x86/vdso: Use non-serializing instruction rdtsc" patch.  Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tscdeadline: how the TSC-deadline timer behaves, and what an immediate
  * deadline costs up to its interrupt (`immediate`, which waits for it like
  * kvm-unit-tests' vmexit `tscdeadline`; the arm-only cost, kvm-unit-tests'

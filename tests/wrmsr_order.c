@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* wrmsr_order: is a store that precedes an x2APIC ICR WRMSR always visible
  * to the receiving CPU's interrupt handler?
  *

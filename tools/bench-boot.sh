@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Benchmark (not a test): wall time from QEMU start to its exit, N times,
 # median (and min/max).  Timings depend on the host's load; compare runs
 # made back to back on the same machine.  `make test` never runs this.
@@ -45,7 +46,7 @@ while [ $# -gt 0 ]; do
 	--no-iso) iso=0; shift ;;
 	--iso-n) iso_n=$2; shift 2 ;;
 	--check) check=1; shift ;;
-	-h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench-boot: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done

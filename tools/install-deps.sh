@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The one place that knows what ringlab needs from Debian 12, used by
 # `make` (build/run/test check their tools through it) and by .ci/run.
 #
@@ -27,7 +28,7 @@ profiles=()
 for a in "$@"; do
 	case $a in
 	--check) check_only=1 ;;
-	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	build|run|test|extra|lava|qemu72|ci) profiles+=("$a") ;;
 	*) echo "install-deps: unknown argument '$a' (see --help)" >&2; exit 2 ;;
 	esac

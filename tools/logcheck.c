@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* logcheck: check a ringlab log (docs/log-format.md) and the caller's
  * expectations of it.  Exit 0 when all is well (one summary line on
  * stdout), 1 when the log or an expectation fails (each problem on stderr),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Checker for the ringlab log format (docs/log-format.md), as a library so
  * that the unit tests can feed it logs built in memory and the CLI
  * (tools/logcheck.c) stays a thin wrapper.  Host-only. */

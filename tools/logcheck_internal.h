@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Internal to the log checker: what tools/logcheck_lib*.c share (the
  * parser's state, its line kinds, the functions one part calls in another).
  * The public interface is tools/logcheck.h; nothing else includes this

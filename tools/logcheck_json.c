@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* `logcheck --json`: the checker's verdict and its event stream (every line
  * of the judged run as the checker classified and split it) as one JSON
  * document, so that tools/ringlab-report needs no parser of its own.

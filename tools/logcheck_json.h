@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* `logcheck --json`: the verdict and the checker's event stream as JSON,
  * the one machine-readable form of a parsed log (tools/ringlab-report reads
  * it).  Host-only. */

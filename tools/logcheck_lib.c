@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The ringlab log checker; see tools/logcheck.h and docs/log-format.md.
  *
  * The input is any byte buffer (a serial capture with firmware noise, NUL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The log checker's answers block (docs/log-format.md "Answers"; see
  * tools/logcheck_lib.c for the whole): its header, one line per question,
  * and at the end each answer's from= list against the run's metrics. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The log checker's grammar (see tools/logcheck_lib.c for the whole):
  * the metric names seen in a run (a hash set), the metric line grammar
  * (docs/log-format.md "Metrics") and the kinds of line. */

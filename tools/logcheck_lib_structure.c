@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The log checker's structure pass (see tools/logcheck_lib.c for the
  * whole): KTAP nesting, plans and results, and the lines that hang on them
  * (metrics, histograms, `# time:`, `# result:`, the summary, `# exit:`),

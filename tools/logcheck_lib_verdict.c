@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The end of a run for the log checker (see tools/logcheck_lib.c for the
  * whole): the integrity line, then the checks that need the whole run
  * (open plans, summary, exit status, the caller's expectations). */

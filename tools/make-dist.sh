@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make dist: a release directory a lab can keep and re-flash, named by
 # version (git describe), and a tarball of it:
 #

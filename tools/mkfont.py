@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """tools/font5x7.txt -> lib/font5x7.c.  Run after editing the
 art: python3 tools/mkfont.py > lib/font5x7.c"""
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Boot ringlab in Bochs, headless, keep the serial log under build/logs/,
 # print logcheck's summary, and exit with the run's status, as
 # tools/run-qemu.sh does:
@@ -29,7 +30,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 cpu=corei7_icelake_u smp=2 mem=256 append="quick" tmo=600 ips=50000000 quiet=0
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpu|--smp|--mem|--append|--timeout|--ips)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Boot ringlab in QEMU, show the serial log live, keep it under build/logs/,
 # print logcheck's summary, and exit with the run's status:
 #   0 pass, 1 fail, 2 config-error, 3 panic, 124 QEMU hard timeout,
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
 	--extra) extra=$2; shift 2 ;;
-	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run-qemu: unknown argument '$1' (see --help)" >&2; exit 125 ;;
 	esac
 done

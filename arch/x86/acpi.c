@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ACPI table discovery and the few parsers ringlab needs; see acpi.h.
  *
  * Everything here reads firmware data that may be wrong, so:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ACPI table discovery and the parsers ringlab needs: RSDP, RSDT/XSDT,
  * MADT (CPU enumeration, I/O APICs, LAPIC address), FADT (PM timer), HPET.
  * Layouts: ACPI 6.5 §5.2 (docs/platform-notes.md "ACPI tables").

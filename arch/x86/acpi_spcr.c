@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* SPCR, the Serial Port Console Redirection table: which UART the firmware
  * and the BMC use for the console (Microsoft, "Serial Port Console
  * Redirection Table", revisions 2 and 4; Linux drivers/acpi/spcr.c reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Local APIC driver; see apic.h. */
 #include "arch/x86/apic.h"
 #include "arch/x86/acpi.h"

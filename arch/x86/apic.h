@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Local APIC: one API over xAPIC (MMIO) and x2APIC (MSRs).
  *
  * Mode choice (apic_bsp_init): x2APIC when CPUID.1:ECX[21] has it unless

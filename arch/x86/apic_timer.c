@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* LAPIC timer, watchdog; see apic_timer.h. */
 #include "arch/x86/apic_timer.h"
 #include "arch/x86/apic.h"

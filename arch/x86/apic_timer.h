@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The LAPIC timer and its two users.
  *
  * By default the BSP's timer is the runner's watchdog: armed for each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Local APIC register offsets and fields, named as Linux's apicdef.h
  * (SDM vol. 3A ch. 11 "Advanced Programmable Interrupt Controller"). */
 #ifndef RINGLAB_ARCH_X86_APICDEF_H

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-2.0-only
 ; Resumable catch points, the mechanism under the expected-fault API, the
 ; test runner's recovery from unexpected faults and the test timeout.
 ;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Catch-point bookkeeping; the register save/restore is in catch.asm. */
 #include <stddef.h>
 #include "arch/x86/catch.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Catch points: resume execution after a fault, a timeout or an abort
  * request.  See arch/x86/catch.asm for the mechanism.
  *

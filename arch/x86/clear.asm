@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-2.0-only
 ; Memory-clearing primitives for the clear suite, one per method, and the
 ; read-back loop.  Written in assembly so that the exact instructions are
 ; measured (no compiler turns a loop into REP STOSB or vectorizes it), and

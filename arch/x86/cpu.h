@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Thin inline wrappers for instructions C cannot express: CPUID, MSRs, port
  * I/O, control registers, fences, interrupt flag.  Nothing here has policy. */
 #ifndef RINGLAB_ARCH_X86_CPU_H

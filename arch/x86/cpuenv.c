@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Environment classification; see cpuenv.h. */
 #include "arch/x86/cpuenv.h"
 #include "lib/printf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Where a run executes: one classification for every suite, the log
  * header (id.env) and every conclusion line.
  *

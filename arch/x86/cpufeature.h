@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPUID feature bits, each defined once as (leaf, subleaf, register, bit)
  * in the style of kvm-unit-tests' X86_FEATURE_*, with Linux's names.  The
  * same definition decodes the bit (cpuinfo_decode, x86_cpu_has) and prints

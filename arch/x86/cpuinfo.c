@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPUID decoding; see cpuinfo.h.  Bits: SDM vol. 2A CPUID (Table 3-8),
  * AMD APM vol. 3 appendix E. */
 #include "arch/x86/cpuinfo.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPU identification and the feature table ringlab uses, decoded from
  * CPUID values.  The decoder takes a CPUID function so host unit tests can
  * feed it recorded or invented leaves (e.g. an AMD part with INVLPGB). */

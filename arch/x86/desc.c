@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* GDT, TSS and IDT setup (SDM vol. 3 §3.4.5, §6.10-6.14, §8.7). */
 #include "arch/x86/desc.h"
 #include "arch/x86/percpu.h"

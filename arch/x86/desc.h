@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* GDT, TSS and IDT.  One IDT shared by all CPUs; a GDT and TSS per CPU
  * (the TSS holds the CPU's IST stacks). */
 #ifndef RINGLAB_ARCH_X86_DESC_H

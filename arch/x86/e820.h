@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A firmware memory map entry, as Multiboot and E820 give it (ACPI 6.5
  * §15, "Address Range Types"): used by kernel/mbi.c to parse and by the
  * paging code to decide what is RAM. */

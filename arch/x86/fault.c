@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Expected-fault API; see fault.h. */
 #include "arch/x86/fault.h"
 #include "arch/x86/catch.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The expected-fault API: run code and learn whether it faulted, with
  * which vector and error code.  Nothing is printed for these faults.
  *

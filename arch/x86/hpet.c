@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* HPET access; see hpet.h.  Registers: IA-PC HPET spec 1.0a §2.3. */
 #include "arch/x86/hpet.h"
 #include "arch/x86/paging.h"

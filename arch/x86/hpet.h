@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* HPET main counter as a time reference (IA-PC HPET spec 1.0a §2.3;
  * docs/platform-notes.md "ACPI tables"). */
 #ifndef RINGLAB_ARCH_X86_HPET_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* I/O APIC access; see ioapic.h. */
 #include "arch/x86/ioapic.h"
 #include "arch/x86/acpi.h"

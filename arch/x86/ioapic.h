@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* I/O APIC access (Intel 82093AA I/O APIC datasheet, §3; later I/O APICs
  * in chipsets keep the same registers): just enough to route one pin, the
  * uniprocessor NMI watchdog's (kernel/nmi_watch.c).

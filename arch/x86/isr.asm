@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-2.0-only
 ; Interrupt and exception entry stubs.  Every vector gets a stub that makes
 ; the frame uniform (a dummy error code where the CPU pushes none), pushes
 ; its vector number and the general registers, and calls isr_dispatch() with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The arch/ side of the log hooks; see log.h. */
 #include <stdarg.h>
 #include "arch/x86/log.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* How the hardware floor (boot/, arch/x86/) reports and stops: through
  * hooks that the kernel registers at boot (kernel/main.c), the way Linux
  * keeps printk and panic apart from the drivers that call them.  arch/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPUID decoding for the memory experiments; see meminfo.h.
  *
  * Cache leaves: Intel CPUID.4 (SDM vol. 2 CPUID, "Deterministic Cache

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the memory experiments need to know about the CPU: the last-level
  * cache size (from the CPUID cache leaves) and the SIMD store instructions
  * it has.  Decoded through a cpuid_fn so host unit tests can feed invented

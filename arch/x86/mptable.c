@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* MP specification 1.4 parser; see mptable.h.  Section numbers are the
  * Intel MultiProcessor Specification version 1.4 (May 1997). */
 #include "arch/x86/mptable.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Intel MultiProcessor Specification 1.4 tables: the CPU list of machines
  * (and emulators started with acpi=off) that have no usable ACPI MADT.
  * memtest86+ falls back the same way.

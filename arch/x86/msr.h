@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Model-specific register numbers and fields, named as the SDM and Linux's
  * msr-index.h name them.  Sources: SDM vol. 4 ch. 2, AMD APM vol. 2 appendix A. */
 #ifndef RINGLAB_ARCH_X86_MSR_H

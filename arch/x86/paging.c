@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Identity map construction and walking; see paging.h. */
 #include "arch/x86/paging.h"
 #include "arch/x86/cpu.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The kernel's identity map (virtual == physical) of all RAM.
  *
  * Below 4 GiB everything is mapped with 2 MiB pages: pages that overlap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Per-CPU state of the hardware floor (GS base, GDT, TSS, IST stacks,
  * catch points, bring-up stage).  Each CPU's GS base points at its struct percpu, whose
  * first field points at itself, so this_cpu() is one load from %gs:0.

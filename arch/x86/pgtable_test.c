@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Test mapping window; see pgtable_test.h.  Entries are written with one
  * aligned 64-bit store each, so another CPU's page walk sees either the old
  * or the new entry, never a mix (SDM vol. 3A §4.10.2.3 and §9.1.1). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A window of virtual addresses that tests may map, remap and unmap at will,
  * apart from the identity map: one PML4 slot the kernel never uses, with
  * one page-directory-pointer table, one page directory and one page table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* 8259A remap and mask (ICW1-ICW4 sequence, Intel 8259A data sheet). */
 #include "arch/x86/pic.h"
 #include "arch/x86/cpu.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Legacy 8259 PICs: remapped away from the exception vectors and masked,
  * so nothing but their spurious IRQ7/15 can reach the CPU. */
 #ifndef RINGLAB_ARCH_X86_PIC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* PIT channel 2 TSC measurement and channel 0 periodic output; see pit.h.
  * Channel 2 programming as in the 8254 data sheet and Linux's
  * pit_calibrate_tsc(): mode 0 (interrupt on terminal count),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* 8254 PIT channel 2 as a TSC calibration reference (gated through port
  * 0x61, no interrupt).  Some recent platforms gate the PIT's clock off;
  * the measurement then times out and says so.  Channel 0 (output = ISA

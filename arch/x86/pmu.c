@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Core performance counters; see pmu.h. */
 #include "arch/x86/pmu.h"
 #include "arch/x86/msr.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Core performance counters: what CPUID says is there, and programming
  * general-purpose counters for a few events.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Control-register bits (SDM vol. 3A §2.5; Linux processor-flags.h names),
  * shared with the assembly: the Makefile turns every plain
  * `#define NAME VALUE` line below into a NASM `%define` in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The register frame arch/x86/isr.asm builds for every interrupt. */
 #ifndef RINGLAB_ARCH_X86_REGS_H
 #define RINGLAB_ARCH_X86_REGS_H

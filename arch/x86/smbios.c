@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* SMBIOS entry point discovery and the type 0/1/2 strings; see smbios.h.
  *
  * Section numbers are DMTF DSP0134 3.7.  As in acpi.c, multi-byte fields

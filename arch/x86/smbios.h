@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* SMBIOS machine identity: BIOS (type 0), system (type 1) and baseboard
  * (type 2) strings for the `# id.bios`, `# id.system` and `# id.board`
  * header lines.  Layouts: DMTF DSP0134 (SMBIOS 3.x) §5.2 (entry points),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* AP bring-up; see smpboot.h and boot/trampoline.asm.
  *
  * Identity: an AP never learns who it is from the boot CPU.  It reads its

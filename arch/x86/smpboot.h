@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Starting the application processors (INIT-SIPI-SIPI, SDM vol. 3
  * §9.4.4) through the real-mode trampoline in boot/trampoline.asm.  Each AP
  * identifies itself from CPUID and claims its slot atomically; APs start in

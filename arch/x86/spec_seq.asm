@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-2.0-only
 ; Speculation-control instruction sequences that C cannot express: the two
 ; branch-history-buffer (BHB) clearing loops and an RTM abort.  See
 ; arch/x86/spec_seq.h for the contracts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Speculation-control sequences written in assembly (spec_seq.asm).
  *
  * bhb_clear_short / bhb_clear_long: the 5x5 and 12x7 BHB-clearing loops of

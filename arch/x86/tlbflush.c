@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* TLB invalidation instructions; see tlbflush.h.  Each of INVLPG, INVPCID,
  * INVLPGB and TLBSYNC is spelled once, in a function of its own that is
  * never inlined, so the disassembly check can find every site.  INVLPGB and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* TLB invalidation, named as Linux names it (asm/tlbflush.h, asm/invpcid.h,
  * asm/tlb.h), and the operand packing of INVPCID and INVLPGB, which is pure
  * so that host unit tests (tests/host/test_tlbflush.c) check it against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPU topology decoding; see topology.h. */
 #include "arch/x86/topology.h"
 #include "lib/string.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPU topology from the x2APIC ID and CPUID leaf 0x1F (preferred) or 0xB
  * (SDM vol. 3A §10.9, SDM vol. 2A CPUID leaf 0BH/1FH): each sub-leaf gives a level type
  * (1 SMT, 2 core, 5 die, ...) and the shift to the next level; the last

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Exception vectors (SDM vol. 3A §6.3.1, Table 6-1) and the page-fault
  * error code bits (SDM vol. 3A §4.7), with Linux's trapnr.h/trap_pf.h names.
  * No other file spells a vector or an error-code bit as a number. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Interrupt and exception dispatch; see traps.h. */
 #include "arch/x86/traps.h"
 #include "arch/x86/trapnr.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Interrupt and exception dispatch.  Exceptions go to the innermost catch
  * point (arch/x86/catch.h) or end in a panic; vectors >= 32 go to the
  * handler registered for them. */

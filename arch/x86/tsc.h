@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* TSC frequency calibration against every reference the machine has, and
  * the conversions the rest of the kernel uses.
  *

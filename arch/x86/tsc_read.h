@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The named ways to read the TSC.  Each function is named after its
  * instruction sequence, exactly as its token in the log (rdtsc.cost.<name>,
  * tsc_order.<shape>.<name>), and differs in what it waits for (SDM vol. 2B

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* 16550 UART driver; see uart.h. */
 #include "arch/x86/uart.h"
 #include "arch/x86/cpu.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* 16550 UART output (docs/platform-notes.md "UART").  Every wait is bounded: an absent
  * or wedged UART slows output down once and is then dropped, it never
  * hangs the run. */

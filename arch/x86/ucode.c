@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Microcode revision; see ucode.h. */
 #include "arch/x86/ucode.h"
 #include "arch/x86/cpu.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Microcode revision (Intel IA32_BIOS_SIGN_ID / AMD PATCH_LEVEL, MSR 0x8B). */
 #ifndef RINGLAB_ARCH_X86_UCODE_H
 #define RINGLAB_ARCH_X86_UCODE_H

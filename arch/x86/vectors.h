@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Interrupt vector map.  The priority class is vector >> 4 (SDM vol. 3
  * §11.8.3): timer and IPI plumbing sit above test vectors. */
 #ifndef RINGLAB_ARCH_X86_VECTORS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* VGA text-mode mirror of the console (80x25 at 0xB8000), used only when
  * booted by BIOS: under UEFI there is no text mode. */
 #ifndef RINGLAB_ARCH_X86_VGA_H

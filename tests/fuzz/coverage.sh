@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Line coverage of each parser reached by a fuzz corpus (llvm-cov).
 #   tests/fuzz/coverage.sh [CORPUS_ROOT]    default build/fuzz/corpus
 # Builds build/fuzz/cov/fuzz_<name> with clang source-based coverage,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer harness: arch/x86/acpi.c and arch/x86/mptable.c.
  * Byte 0 picks the entry point: 0-2 one table parser (MADT, FADT, HPET) on
  * the rest; 3 acpi_init() with the first 36 bytes as the loader's RSDP copy

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer harness: kernel/cmdline.c.  Parse, then check the canonical
  * form parses back to the same options (cmdline.h's promise). */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer harness: tools/logcheck_lib.c, the parser every host tool and
  * CI job feeds ringlab logs through; also the metric-line grammar. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer harness: kernel/mbi.c.  Byte 0 picks multiboot1 or 2; the rest
  * is the info block at 0x10000, after 64 KiB of zeroed low memory
  * (pointers in it may reach anywhere there, or outside). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Fake physical memory for the fuzz harnesses; see fuzz_phys.h. */
 #include "tests/fuzz/fuzz_phys.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* phys_view() and phys_view_fw() (lib/physmem.h; the same here) for the
  * libFuzzer harnesses: up to four regions at chosen physical addresses, each an exactly-sized heap copy so
  * that ASan flags any read past what a parser was given. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer harness: lib/physrange.c.  Whatever it accepts must be a
  * mappable device window (the invariant the kernel's mapper relies on),
  * and whatever the firmware-table hole rule accepts a range between 1 MiB

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer harness: arch/x86/smbios.c.
  * Byte 0 picks the entry point: 0 smbios_walk() on the rest (a structure
  * table, exact length), 1 the same as a 3.x maximum length; 2

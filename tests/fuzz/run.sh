@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Run the libFuzzer harnesses built by `make fuzz`.
 #   tests/fuzz/run.sh [SECONDS] [RUNS]    each harness for SECONDS (default
 #                                         3) or RUNS executions if given

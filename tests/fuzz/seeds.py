@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Write the seed corpora of the fuzz harnesses into OUT/<harness>/.
 
 Seeds come from the host-test data (tests/host/data), the log-format

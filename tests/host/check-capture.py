@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """tools/ringlab-capture against a pseudo-terminal pair standing in for a
 USB serial adapter, and against --exec.  One "PASS/FAIL/SKIP name: detail"
 line per check.  Usage: tests/host/check-capture.py [BUILD]"""

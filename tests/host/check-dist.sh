@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make dist: the release directory holds what a lab keeps and re-flashes,
 # its checksums verify (and catch a planted corrupt byte), a release is
 # never overwritten, an uncommitted tree is refused, and the tools inside

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Every relative link in README.md and docs/*.md names a file that exists and,
 with a #fragment into a Markdown file, a heading (or <a id=...>) that is there.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Instruction-encoding checks on the built kernel, by disassembly: the
 # byte-spelled instructions must be what we mean, and instructions that
 # must never run blind (AMD-only INVLPGB/TLBSYNC/CLZERO: AMD APM vol. 3,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """I/O allow-list check: ring 0 never writes to disks or
 firmware.  Every port write (OUT/OUTS) in the built kernel and every MMIO
 write path in the sources must be on the documented allow-list below (the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # LAVA (tools/lava/, docs/lava.md): every job against LAVA's own schema
 # (lava-schema.py job --strict), both device dictionaries rendered with
 # lava-server's device types and ours (lava-schema.py device, and the keys a

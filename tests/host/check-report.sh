@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tools/ringlab-report against the consumers people run: `prove` reads the
 # TAP, Python's XML parser reads the JUnit back, logcheck re-checks the
 # cleaned KTAP, csv/json/html are read back.  Inputs: the real QEMU logs in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The boot scripts after `make`: --help, bad arguments and a missing piece
 # give one clear line and the documented exit code, never a traceback.
 #   tests/host/check-run-tools.sh BUILD     prints PASS/FAIL lines

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The platform seam (kernel/test.h, kernel/platform.h): what a suite file
 # may use of the kernel.  One line per suite file: "PASS seam-<suite>" or
 # "FAIL seam-<suite>: <why>"; a file of a suite split over a directory is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Fake physical memory for host unit tests: see fake_phys.h. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Fake physical memory for host unit tests of the firmware-data parsers.
  *
  * fake_phys.c implements phys_view() and phys_view_fw() (lib/physmem.h;

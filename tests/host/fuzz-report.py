@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Mutation fuzzing of the host tools' input handling:
 tools/ringlab-report (every subcommand, text and compare --threshold
 included) and tools/ringlab-capture's live

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for arch/x86/acpi.c.
  *
  * phys_view() reads the fake physical memory of fake_phys.c: here a few

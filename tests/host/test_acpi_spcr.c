@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests for the SPCR parser (arch/x86/acpi_spcr.c): a COM2 table as
  * QEMU's -acpitable case uses, and the ways a table can be unusable. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for the command-line parser (kernel/cmdline.c).
  *
  * Every input is parsed from an exact-size heap copy without a terminating

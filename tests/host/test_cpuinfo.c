@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for CPUID decoding (arch/x86/cpuinfo.c).
  *
  * cpuinfo_decode() is fed by a fake CPUID function over a table of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for kernel/fbcon.c: text rendered into an in-memory
  * framebuffer, checked pixel by pixel against lib/font5x7, at every scale
  * and pixel layout the console draws (gray 24/32-bit; colour 15/16/24/32-bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* arch/x86/ioapic.h's pure helpers: the version register's entry count,
  * the NMI redirection entry the uniprocessor watchdog programs, and the
  * GSI -> I/O APIC pin lookup. */

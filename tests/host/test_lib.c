@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for lib/: printf.c, crc32.c, stats.c, parse.c, string.c.
  *
  * rl_snprintf is compared with the C library's snprintf wherever C99 fixes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for the litmus outcome bookkeeping (lib/litmus.c): every
  * iteration lands under exactly one outcome, a planted forbidden outcome
  * is counted (so the suite's "forbidden outcome seen" verdict can fire),

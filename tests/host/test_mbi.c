@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for the multiboot information parser (kernel/mbi.c).
  *
  * phys_view() reads the fake physical memory of fake_phys.c: here a few

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for kernel/memmap.c: usable RAM from overlapping,
  * unsorted firmware memory maps. */
 #include <stdarg.h>

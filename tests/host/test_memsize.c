@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for the clear suite's arithmetic (lib/memsize.c) and the
  * last-level-cache / SIMD decoding (arch/x86/meminfo.c).  The CPUID tables
  * are invented, each leaf built from the field layout of SDM vol. 2 CPUID

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for arch/x86/mptable.c (Intel MP spec 1.4 fallback when
  * there is no ACPI MADT), over the fake physical memory of fake_phys.c. */
 #include <stdarg.h>

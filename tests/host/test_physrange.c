@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for lib/physrange.c: firmware device addresses that must
  * be refused before they are mapped (an HPET table whose base overwrote a page-directory entry). */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for arch/x86/pmu.c: what CPUID describes, the event
  * encodings, and counter programming against a fake MSR file that faults
  * on MSRs it does not hold, can drop writes (a CPU with no working PMU),

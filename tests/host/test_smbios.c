@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for arch/x86/smbios.c.
  *
  * Fake physical memory (fake_phys.c): the BIOS area 0xF0000-0xFFFFF, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for the operand packing in arch/x86/tlbflush.h, against
  * the manuals' definitions written out here bit by bit:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Host unit tests for arch/x86/topology.c: CPUID 0x1F/0xB decoding into
  * package/core/thread, and the CPUID.1 fallback. */
 #include <stdarg.h>

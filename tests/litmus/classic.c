@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* litmus: the classic tests -- SB (no fence, MFENCE, LOCKed, XCHG, and
  * the cross-reset controls the WRMSR family is judged against), MP, MP
  * with MOVNTI data, IRIW -- each with its negative control. */

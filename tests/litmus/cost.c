@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* litmus: wrmsr_cost, the cost form.
  *
  * The fence suite's after_stores shape: one iteration is NSTORES stores to

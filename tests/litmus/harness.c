@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* litmus: the harness -- the threads, their barriers and balanced start,
  * the instructions under test, one run of a test and the fields every
  * metric ends with (tests/litmus/litmus.h says how a run goes). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* litmus: what the suite's files share (tests/litmus/).  A SUITE_HOSTED
  * suite: every file here also builds into ringlab-hosted, so none includes
  * arch/x86/ (tests/host/check-seam.sh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* litmus: the MSRs of the WRMSR variants (tests/litmus/wrmsr.c).
  *
  * Every WRMSR writes back the value its MSR already holds on that CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* litmus: the x86 memory model, observed.
  *
  * The suite and its cases, in run order; each case's work lives in the file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* litmus: WRMSR as the only barrier.
  *
  * SDM vol. 3A 9.3 "Serializing Instructions" (8.3 in editions before

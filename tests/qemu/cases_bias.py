@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Bias fixes under TCG: the clear suite's batch_sfence
 shape and MOVNTI-vs-REP-STOSB crossover rule, the PMU counts (absent here:
 pmu=none with the reason), the fence suite's noise bound, and the answers

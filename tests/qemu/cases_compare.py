@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Two quick runs of one machine with different seeds must have the same
 metric names, so that `tools/ringlab-report compare` lines every metric
 up (docs/host-tools.md, "compare").  seed= changes which CPUs a suite

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Screen console scale and colour (kernel/fbcon.c, kernel/fbcon_boot.c).
 
 Each case boots a small GRUB image of its own (built here, under

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Cases under KVM (needs="kvm": skipped where /dev/kvm is not usable)."""
 
 

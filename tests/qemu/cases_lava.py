@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The GRUB/UEFI route of tools/lava/grub-job.yaml (docs/lava.md),
 rehearsed under QEMU + OVMF with two CPUs: GRUB runs the job's boot
 commands, read from the job file, so the rehearsal breaks when the job's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The litmus suite's WRMSR-as-barrier variants and its balanced
 start.
 

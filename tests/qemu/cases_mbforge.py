@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Forged boot information: tests/qemu/mbforge (a multiboot1 kernel that
 loads ringlab.elf from its -initrd module) hands ringlab multiboot2
 information no real loader under QEMU would: bad framebuffer tags,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The measurement suites under TCG: TLB flush and shootdown, clear
 bandwidth, litmus and fence costs, speculation controls and the PMU.
 Timing means nothing under TCG: the cases check the metrics' shape,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Robustness: the fault matrix.  Firmware tables that lie (an HPET
 base ringlab must refuse, a second MADT, no ACPI at all), machines
 without the usual serial port, interrupts-off hangs stopped by the NMI

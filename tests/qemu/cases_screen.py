@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The screen console on the UEFI framebuffer, read back from QEMU's
 screendump: an ISO boot through tests/qemu/screen.py, which picks a GRUB
 entry with the keyboard, takes a screendump (build/test-logs/<case>.ppm)

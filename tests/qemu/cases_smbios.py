@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """SMBIOS machine identity: the `# id.smbios`,
 `# id.bios`, `# id.system` and `# id.board` header lines
 (arch/x86/smbios.c), from each source the parser knows: the 0xF0000

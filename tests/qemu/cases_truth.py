@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Truth on machines we have not seen: a CPU-model matrix under TCG and
 the boot probes of claimed features (kernel/cpu_probe.c) with CPUID made
 to lie by simulate=cpuid:+NAME.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """QEMU boot tests for ringlab.
 
 Each case boots the kernel (-kernel, multiboot1) or the ISO (SeaBIOS or

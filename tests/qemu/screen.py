@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Screen checks for the framebuffer console.
 
 As a QEMU wrapper (what run.py's screen cases run):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* spec: what the CPU has -- the CPUID bits behind each case, the skip
  * reasons that name them, whether RTM transactions commit, and the two
  * IA32_SPEC_CTRL values a toggle alternates between. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* spec: the MSRs a case changes, saved and written back however the case
  * ends, and the guarded region the measurement runs in (tests/spec/spec.h,
  * "MSRs"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* spec: immed_arm -- an immediate TSC-deadline arm (WRMSR
  * IA32_TSC_DEADLINE with a deadline already past, not waiting for the
  * interrupt) alone and right after each operation of ops.c, the ring-0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* spec: the timing bracket, its overhead, the samples and the spec_cost
  * answer (tests/spec/spec.h says how a sample is taken). */
 #include "tests/spec/spec.h"

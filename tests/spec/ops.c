@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* spec: each operation timed alone -- IA32_SPEC_CTRL writes (same value,
  * toggled), the BHB-clearing loops, the TSX abort, VERW, and the IBPB and
  * L1D_FLUSH command MSRs (tests/spec/spec.h says how a sample is taken). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* spec: controls for the restore path.
  *
  * Each changes an MSR inside spec_guarded() and then faults (UD2) or overruns

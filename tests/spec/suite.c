@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* spec: what the speculation-control operations cost in ring 0.
  *
  * The suite and its cases, in run order; each case's work lives in the file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tlb: the test environment.  A window of virtual addresses outside the
  * identity map (arch/x86/pgtable_test.h) with its own page tables and the
  * frames the cases map into it, and putting everything back afterwards.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tlb: AMD's broadcast invalidation, INVLPGB + TLBSYNC (AMD APM vol. 3).
  * Correctness on every CPU holding the translation, per variant (one page,
  * the CPUID maximum, 2 MiB stride, a whole PCID, a global page), then its

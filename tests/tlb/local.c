@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tlb: local flushes on CPU 0.  Correctness of INVLPG, MOV CR3, the
  * CR4.PGE toggle, INVPCID types 0-3 and PCID switching on 4 KiB, global and
  * 2 MiB pages, each with its stale-entry control (tests/tlb/tlb.h); then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tlb: remote shootdown.  CPU 0 changes PTEs that other CPUs have cached
  * and makes them drop the entries, as Linux's flush_tlb_multi() does: an
  * IPI to every remote (INVLPG per page up to Linux's ceiling, a full flush

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tlb: does each way of invalidating TLB entries work, what does it cost,
  * and what does a remote shootdown cost, by IPI and by AMD's INVLPGB.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tlb: the closing summary (what a kernel developer asks first) and the
  * answers block's tlb_flush and tlb_shootdown (kernel/test.h), from what
  * the cases before it measured. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tlb: what the suite's files share (tests/tlb/).
  *
  *   suite.c      the suite and its cases, in run order

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-2.0-only
 ; minsmp: the smallest SMP boot tools/bench-boot.sh compares ringlab's
 ; boot with (the "quick tests=smp / minimal" ratio).  A multiboot1 kernel
 ; (flat binary, a.out-kludge address fields: QEMU -kernel refuses ELF64 and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # One Bochs case of `make test` (tests/run-all.sh part "bochs"): boots
 # ringlab under tools/run-bochs.sh and checks what must hold there, one
 # "PASS|FAIL|SKIP <name>[: detail]" line per check on stdout.

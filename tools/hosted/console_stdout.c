@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The console for ringlab-hosted: stdout, with the same integrity
  * accounting as the kernel's (kernel/console.h). */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ringlab-hosted internals shared by its files. */
 #ifndef RINGLAB_TOOLS_HOSTED_H
 #define RINGLAB_TOOLS_HOSTED_H

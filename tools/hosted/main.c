@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ringlab-hosted: the suites that need no ring 0 (SUITE_HOSTED), built from
  * the same sources as the kernel and run as an ordinary Linux program with
  * one pinned thread per CPU.  Arguments are the kernel's command-line

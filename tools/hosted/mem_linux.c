@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Hosted (Linux user space) side of the memory-experiment seam
  * (kernel/platform.h). */
 #define _GNU_SOURCE

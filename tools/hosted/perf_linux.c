@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The event-count API (kernel/platform.h) in the hosted build:
  * perf_event_open(2) counters on the calling thread, user mode only. */
 #include <errno.h>

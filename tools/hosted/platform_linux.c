@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The platform API (kernel/platform.h) for ringlab-hosted: one thread per
  * CPU the process may run on, each pinned with sched_setaffinity; CPU 0 is
  * the main thread, which runs the tests.

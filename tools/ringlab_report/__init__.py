@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """ringlab-report's code (tools/ringlab-report is the command): parse.py
 runs build/logcheck --json and arranges its events as a run; convert.py
 (check, tap, ktap, junit, json, csv, times), text.py, page.py (html),

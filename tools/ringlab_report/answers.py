@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """ringlab-report answers: the fleet view, one row per log, one column per
 question of the answers block."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """ringlab-report compare: cases that changed verdict, the answers, suite
 durations, then every metric with ratios and significance."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The converters for lab and CI tools: check (the verdict as exit
 status), tap, ktap, junit, json, csv and times."""
 

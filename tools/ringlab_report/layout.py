@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """What the text and HTML reports share: the environment banner, metric
 rows, the matrices found in metric names (find_grids), histogram views.
 

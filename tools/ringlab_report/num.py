@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Numbers in logcheck's field values (always strings: a field may hold
 anything a log line held) and how the reports print them."""
 

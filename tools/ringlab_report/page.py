@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The HTML report (ringlab-report html): one self-contained page with SVG
 histograms."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """The plain-text report (ringlab-report text), for a terminal."""
 
 import sys

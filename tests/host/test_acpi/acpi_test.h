@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by the parts of the ACPI host tests (tests/host/test_acpi.c has
  * main()): fake memory layout, table builders, assertions, the standard
  * system and the test cases. */

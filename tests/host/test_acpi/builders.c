@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ACPI host tests: fake memory, table builders, assertions and the
  * standard system every part builds on. */
 #include "tests/host/test_acpi/acpi_test.h"

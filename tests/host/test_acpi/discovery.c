@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ACPI host tests: finding the RSDP (multiboot tags, EBDA, BIOS ROM),
  * checksums and the XSDT/RSDT choice. */
 #include "tests/host/test_acpi/acpi_test.h"

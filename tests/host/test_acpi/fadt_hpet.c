@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ACPI host tests: FADT (PM timer, hardware-reduced) and HPET parsing. */
 #include "tests/host/test_acpi/acpi_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ACPI host tests: table length/checksum checks and MADT entry parsing. */
 #include "tests/host/test_acpi/acpi_test.h"
 

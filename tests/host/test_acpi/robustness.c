@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ACPI host tests: real Firecracker tables, table and error limits, root-
  * table quirks, signatures and random input. */
 #include "tests/host/test_acpi/acpi_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by the parts of the command-line parser's host tests
  * (tests/host/test_cmdline.c has main()): the parse wrappers, assertions
  * and the test cases. */

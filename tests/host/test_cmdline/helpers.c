@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Command-line parser host tests: the parse wrappers (exact-size copies,
  * no NUL), the invariants every parse must keep and the defaults. */
 #include "tests/host/test_cmdline/cmdline_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Command-line parser host tests: lists, fbscale=, enumerations, simulate=
  * and cpuid=, values on flags, the error cap, explicit lengths and control
  * characters in errors. */

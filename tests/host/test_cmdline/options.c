@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Command-line parser host tests: defaults, every option, the kernel path
  * token, unknown options, numeric ranges and console= forms. */
 #include "tests/host/test_cmdline/cmdline_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Command-line parser host tests: formatting options back into a command
  * line (round trips, random and truncated) and random input. */
 #include "tests/host/test_cmdline/cmdline_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by the parts of the CPUID decoder's host tests
  * (tests/host/test_cpuinfo.c has main()): the fake CPUID, the feature-bool
  * helpers and the test cases. */

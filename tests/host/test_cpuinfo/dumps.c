@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPUID decoder host tests: leaf dumps of real CPUs (Intel, AMD, Hygon, a
  * KVM guest), what they decode to, and overrides on top of one. */
 #include "tests/host/test_cpuinfo/cpuinfo_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPUID decoder host tests: the fake CPUID (a leaf table answering
  * cpuinfo_decode) and the helpers that list its bool fields. */
 #include "tests/host/test_cpuinfo/cpuinfo_test.h"

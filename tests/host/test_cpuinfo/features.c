@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPUID decoder host tests: every feature bool against its documented
  * leaf/register/bit, one bit at a time. */
 #include "tests/host/test_cpuinfo/cpuinfo_test.h"

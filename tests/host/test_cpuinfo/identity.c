@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPUID decoder host tests: vendor, family/model/stepping, brand string
  * and hypervisor leaves. */
 #include "tests/host/test_cpuinfo/cpuinfo_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPUID decoder host tests: PMU, address sizes, bad or out-of-range
  * maximum leaves, topology leaves and the environment classification. */
 #include "tests/host/test_cpuinfo/cpuinfo_test.h"

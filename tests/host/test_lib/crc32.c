@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lib/ host tests: crc32 against a bit-at-a-time reference and known
  * vectors. */
 #include "tests/host/test_lib/lib_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lib/ host tests: histogram formatting (exact, truncated, random). */
 #include "tests/host/test_lib/lib_test.h"
 

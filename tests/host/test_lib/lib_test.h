@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by the parts of the lib/ host unit tests (tests/host/test_lib.c
  * has main()): the includes and the test cases. */
 #ifndef RINGLAB_TESTS_HOST_TEST_LIB_LIB_TEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lib/ host tests: parse.c (numbers, slices) and string.c. */
 #include "tests/host/test_lib/lib_test.h"
 

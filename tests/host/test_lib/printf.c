@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lib/ host tests: rl_snprintf and rl_vsnprintf against the C library's
  * snprintf, and ringlab's own conversions. */
 #include "tests/host/test_lib/lib_test.h"

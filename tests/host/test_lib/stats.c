@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lib/ host tests: sorting, percentiles, isqrt and stats_compute against
  * brute-force and exact-integer references. */
 #include "tests/host/test_lib/lib_test.h"

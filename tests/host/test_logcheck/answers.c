@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Log checker unit tests: the answers block. */
 #include "tests/host/test_logcheck/logcheck_test.h"
 

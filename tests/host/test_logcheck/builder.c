@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Log checker unit tests: the in-memory log builder and the wrappers that
  * run logcheck on it. */
 #include "tests/host/test_logcheck/logcheck_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Log checker unit tests: config errors, panics closing a case, metric
  * names, flat results, time lines and the event callback. */
 #include "tests/host/test_logcheck/logcheck_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by the parts of the log checker's unit tests
  * (tests/host/test_logcheck.c has main()): the in-memory log builder, the
  * check wrappers, the assertions and the test cases. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Log checker unit tests: the metric grammar, checker options and
  * robustness against huge or hostile input. */
 #include "tests/host/test_logcheck/logcheck_test.h"

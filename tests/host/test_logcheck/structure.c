@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Log checker unit tests: plans, numbering, suite/case nesting, summary
  * and exit lines, panics, results and other line kinds. */
 #include "tests/host/test_logcheck/logcheck_test.h"

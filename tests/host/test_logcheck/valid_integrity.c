@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Log checker unit tests: valid logs (line endings, firmware noise,
  * repeated runs) and the integrity line. */
 #include "tests/host/test_logcheck/logcheck_test.h"

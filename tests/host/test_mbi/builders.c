@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Multiboot parser host tests: fake memory, assertions and the multiboot 1
  * and multiboot 2 structure builders. */
 #include "tests/host/test_mbi/mbi_test.h"

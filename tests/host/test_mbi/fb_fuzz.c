@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Multiboot parser host tests: random input and framebuffer colour info. */
 #include "tests/host/test_mbi/mbi_test.h"
 

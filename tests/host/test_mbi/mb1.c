@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Multiboot parser host tests: multiboot 1 info as QEMU and other loaders
  * build it, its framebuffer, command line, loader name and memory map. */
 #include "tests/host/test_mbi/mbi_test.h"

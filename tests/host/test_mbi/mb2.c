@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Multiboot parser host tests: multiboot 2 info as GRUB (BIOS and UEFI)
  * and other loaders build it, SMBIOS and ACPI tags. */
 #include "tests/host/test_mbi/mbi_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Multiboot parser host tests: bad pointers and magic, unreadable info,
  * multiboot 2 alignment, tag sizes, end tag and strings. */
 #include "tests/host/test_mbi/mbi_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared by the parts of the multiboot information parser's host tests
  * (tests/host/test_mbi.c has main()): fake memory layout, assertions, the
  * multiboot 1 and 2 builders and the test cases. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Multiboot parser host tests: memory map entry sizes, wrapping and empty
  * entries, too many entries, the meminfo fallback and the error cap. */
 #include "tests/host/test_mbi/mbi_test.h"

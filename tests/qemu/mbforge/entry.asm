@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-2.0-only
 ; mbforge entry (test tooling, see mbforge.c): a multiboot1 header, a stack,
 ; and the jump into the forged kernel.  32-bit protected mode throughout;
 ; paging stays off.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* mbforge: a multiboot2 "forger" for ringlab's QEMU fault matrix.
  *
  * Test tooling, not part of the kernel.  QEMU's -kernel loader speaks only
