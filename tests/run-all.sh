@@ -120,6 +120,18 @@ if [ -z "$nospdx" ] && [ -f LICENSE ]; then
 else
 	result FAIL spdx "no SPDX-License-Identifier line in: ${nospdx:-(LICENSE missing)}"
 fi
+# Small files with one job each: no source file over 900 lines (split a
+# longer one by job, as tests/tlb/ is).
+long=$(git ls-files '*.c' '*.h' '*.asm' '*.py' '*.sh' tools/ringlab-report tools/ringlab-capture \
+		tools/gen-suites-doc 2>/dev/null | grep -v '^tests/host/data/' |
+	while IFS= read -r f; do
+		[ -f "$f" ] && n=$(wc -l < "$f") && [ "$n" -gt 900 ] && echo "$f ($n lines)"
+	done | head -n 3 | tr '\n' ' ')
+if [ -z "$long" ]; then
+	result PASS file-length
+else
+	result FAIL file-length "over 900 lines: $long"
+fi
 # ... and never an outside tracker's item ("issue 12"): a comment says what
 # it meant, with the manual section or the repository file.
 trk='[Ii]ssues? #?[0-9]+'
