@@ -54,6 +54,11 @@ static struct {
 	struct catch_frame outer, quiet;
 } catch_frames[PLAT_CATCH_DEPTH];
 static unsigned catch_depth;
+/* The one grace period a case gets after its first caught timeout: later
+ * timeouts (a retry, a nested level) keep this deadline, so the grace is a
+ * bound and not a fresh second per catch.  0 = none yet; plat_run_case
+ * clears it. */
+static uint64_t case_grace_end;
 
 int plat_catch(plat_fn body, void *arg, unsigned flags, struct plat_fault *f)
 {
@@ -62,7 +67,7 @@ int plat_catch(plat_fn body, void *arg, unsigned flags, struct plat_fault *f)
 	const unsigned level = catch_depth++;
 	struct catch_frame *o = &catch_frames[level].outer, *q = &catch_frames[level].quiet;
 	volatile int rc = PLAT_OK;
-	uint64_t grace_end = 0;
+	bool rearm = false;
 
 	memset(f, 0, sizeof(*f));
 	f->vector = -1;
@@ -102,9 +107,12 @@ int plat_catch(plat_fn body, void *arg, unsigned flags, struct plat_fault *f)
 			/* the budget is spent: the rest of the case (its
 			 * restore and report) gets a short one of its own,
 			 * so that it too cannot hang */
-			grace_end = lfence_rdtsc() + plat_ms_to_cycles(PLAT_CATCH_GRACE_MS);
+			if (!case_grace_end)
+				case_grace_end = lfence_rdtsc() +
+						 plat_ms_to_cycles(PLAT_CATCH_GRACE_MS);
 			this_cpu()->timeout_by = 0;
-			watchdog_arm(grace_end);
+			watchdog_arm(case_grace_end);
+			rearm = true;
 		}
 	} else {
 		rc = PLAT_FAULT;
@@ -114,8 +122,8 @@ int plat_catch(plat_fn body, void *arg, unsigned flags, struct plat_fault *f)
 	irq_restore(irqs);
 	/* the NMI watch too (it may restart the watcher's tick by a
 	 * cross-CPU call, which is why interrupts are back first) */
-	if (grace_end)
-		nmi_watch_case_begin(grace_end);
+	if (rearm)
+		nmi_watch_case_begin(case_grace_end);
 	return rc;
 }
 
@@ -142,10 +150,11 @@ static void run_deferred(struct test_ctx *t)
 
 	if (!t->ndefer)
 		return;
-	/* The case may have claimed the watchdog's timer (timer_claim);
-	 * hand it back so the budget below is enforced. */
-	timer_release();
 	while (t->ndefer) {
+		/* The case, or an earlier action, may have claimed the
+		 * watchdog's timer (timer_claim): hand it back so the budget
+		 * below is enforced. */
+		timer_release();
 		uint64_t deadline = lfence_rdtsc() + plat_ms_to_cycles(T_DEFER_BUDGET_MS);
 
 		c->timeout_by = 0;
@@ -183,6 +192,7 @@ void plat_run_case(struct test_ctx *t)
 
 	c->activity = t->full_name;
 	c->timeout_by = 0;
+	case_grace_end = 0;
 	nmi_watch_case_begin(t->deadline_tsc);
 	sti();
 	if (t->deadline_tsc)

@@ -197,12 +197,14 @@ void kmain(uint32_t magic, uint32_t info)
 	cmdline_parse(boot_info.cmdline, sizeof(boot_info.cmdline), &boot_options);
 	if (boot_info.cmdline_truncated)
 		cmdline_note_truncated(&boot_options, sizeof(boot_info.cmdline) - 1);
-	/* The VGA text mirror only where text mode is what the screen shows:
-	 * a BIOS boot whose loader left no graphics framebuffer, and an
-	 * adapter that answers (without one, every store is an emulated MMIO
-	 * exit under a hypervisor, for nothing) */
+	/* The VGA text mirror only where 80-column text mode is what the
+	 * screen shows: a BIOS boot whose loader left no graphics
+	 * framebuffer, and text memory that answers (a machine without a VGA
+	 * adapter reads back all-ones there) */
 	bool vga = boot_info.proto && !mbi_is_uefi(&boot_info) && !boot_options.novga &&
-		   (!boot_info.has_fb || boot_info.fb.type == MB2_FB_TYPE_EGA_TEXT) && vga_present();
+		   (!boot_info.has_fb ||
+		    (boot_info.fb.type == MB2_FB_TYPE_EGA_TEXT && boot_info.fb.width == 80)) &&
+		   vga_present();
 
 	console_configure(boot_options.consoles, boot_options.nconsoles, vga, report, sizeof(report));
 

@@ -270,8 +270,8 @@ struct plat_fault {
  * watchdog with interrupts off), unwinds to here instead of ending the
  * case.  Returns PLAT_OK, PLAT_FAULT (*f filled) or PLAT_TIMEOUT (f->rip =
  * where it was stopped; the budget is spent: the rest of the case gets
- * PLAT_CATCH_GRACE_MS to clean up and report, then it is stopped as a
- * TIMEOUT like any overrun).  PLAT_INVALID outside a case body on
+ * PLAT_CATCH_GRACE_MS, once per case whatever catches later, to clean up
+ * and report, then it is stopped as a TIMEOUT like any overrun).  PLAT_INVALID outside a case body on
  * CPU 0.  t_abort() inside body still ends the case.  The catch frames
  * live in static storage (up to PLAT_CATCH_DEPTH nested calls), where
  * the resume after an unwind cannot clobber them.  The case's result is

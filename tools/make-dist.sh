@@ -38,6 +38,14 @@ esac
 for f in ringlab.iso ringlab.elf logcheck; do
 	[ -f "$build/$f" ] || die "$build/$f missing (run: make BUILD=$build all)"
 done
+# Not only the version's word for it: the tree itself, and the build must
+# be of this version (a stale build dir would ship another kernel).
+if [ "${DIST_ALLOW_DIRTY:-0}" != 1 ] && git rev-parse --git-dir >/dev/null 2>&1 &&
+   ! git diff --quiet HEAD -- 2>/dev/null; then
+	die "the tree has uncommitted changes: commit them, or set DIST_ALLOW_DIRTY=1"
+fi
+grep -aqF "$version" "$build/ringlab.elf" ||
+	die "$build/ringlab.elf is not version $version (rebuild: make BUILD=$build all)"
 
 name=ringlab-$version
 out=$dist/$name

@@ -105,7 +105,7 @@ if m:
     put("logcheck", "example.log", m.group(1).encode())
 put("logcheck", "metric", b"# metric a.b.c n=3 min=1 median=2 p99=3 max=3 unit=ns method=x")
 
-# -- physrange: the issue-12 HPET base and a good one
+# -- physrange: a real firmware's HPET base of 2^63 and a good one
 put("physrange", "hpet-2p63", struct.pack("<QQQQ", 1 << 63, 0x400, 7, 0x100000) + struct.pack("<QQ", 0x100000, 1 << 30))
 put("physrange", "hpet-ok", struct.pack("<QQQQ", 0xfed00000, 0x400, 7, 0x100000) + struct.pack("<QQ", 0x100000, 1 << 30))
 

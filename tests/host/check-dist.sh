@@ -13,7 +13,8 @@ pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ver=check-1.0
+# the build's own version (make-dist checks the ELF carries it)
+ver=$(cat "$BUILD/version.txt" 2>/dev/null || echo unknown)
 
 out=$(DIST_ALLOW_DIRTY=1 tools/make-dist.sh "$BUILD" "$ver" "$tmp" 2>&1); rc=$?
 rel=$tmp/ringlab-$ver
@@ -49,6 +50,9 @@ out=$(DIST_ALLOW_DIRTY=1 tools/make-dist.sh "$BUILD" "$ver" "$tmp" 2>&1); rc=$?
 out=$(tools/make-dist.sh "$BUILD" "$ver-dirty" "$tmp" 2>&1); rc=$?
 [ $rc = 1 ] && grep -q 'uncommitted' <<<"$out" && [ ! -e "$tmp/ringlab-$ver-dirty" ] &&
 	pass dist-refuses-dirty || fail dist-refuses-dirty "exit $rc: $out"
+out=$(DIST_ALLOW_DIRTY=1 tools/make-dist.sh "$BUILD" "stale-0.1" "$tmp" 2>&1); rc=$?
+[ $rc = 1 ] && grep -q 'is not version stale-0.1' <<<"$out" && [ ! -e "$tmp/ringlab-stale-0.1" ] &&
+	pass dist-refuses-stale-build || fail dist-refuses-stale-build "exit $rc: $out"
 out=$(tools/make-dist.sh "$tmp/nothing" "$ver.2" "$tmp" 2>&1); rc=$?
 [ $rc = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q 'missing' <<<"$out" &&
 	pass dist-missing-build || fail dist-missing-build "exit $rc: $out"

@@ -115,5 +115,7 @@ def cases(ctx):
                    checks=[idval("boot", "^GRUB BIOS$"), lacks(r"^# console: framebuffer"),
                            lacks(r"^# warning: console: framebuffer"),
                            idval("cmdline", r"^tests=boot quick exit=halt$"),
+                           # text mode under SeaBIOS: the VGA mirror is on
+                           idval("console", r"\bvga$"),
                            screen_blank(ctx, "fbcon-seabios-text")]),
     ]

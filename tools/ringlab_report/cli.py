@@ -35,16 +35,22 @@ def main(argv, doc):
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=doc.split("\n\n", 1)[1])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name, need_out in (("check", False), ("tap", False), ("ktap", False), ("junit", True),
-                           ("json", False), ("csv", False), ("html", True), ("text", False)):
-        p = sub.add_parser(name)
+    for name, need_out, what in (
+            ("check", False, "one line: the verdict and the counts"),
+            ("tap", False, "TAP 13"), ("ktap", False, "the KTAP lines alone, cleaned of console noise"),
+            ("junit", True, "JUnit XML (one testcase per case, time= from durations)"),
+            ("json", False, "the parser's events and the run's summary"),
+            ("csv", False, "one row per metric"),
+            ("html", True, "the report for reading, one page"),
+            ("text", False, "the report for reading, for a terminal")):
+        p = sub.add_parser(name, help=what)
         p.add_argument("log")
         p.add_argument("-o", "--output", required=need_out)
-    p = sub.add_parser("times")
+    p = sub.add_parser("times", help="per-case and per-suite durations")
     p.add_argument("log")
     p.add_argument("-o", "--output")
     p.add_argument("--csv", action="store_true", help="CSV instead of a text table")
-    p = sub.add_parser("compare")
+    p = sub.add_parser("compare", help="changed verdicts first, then significant metric changes")
     p.add_argument("logs", nargs="+")
     p.add_argument("-o", "--output")
     p.add_argument("--csv", action="store_true", help="CSV instead of a text table")
