@@ -16,11 +16,15 @@
  * (tsc_barrier); its bandwidth is bytes * reps * CPUs divided by the time
  * from the earliest start to the latest end (LFENCE;RDTSC on each side; the
  * NT methods end with SFENCE inside the clear).  Samples are taken until
- * the cell has run for a time target (1 ms quick, 3 ms quick with iters=,
+ * the cell has run for a time target (0.25 ms quick, 3 ms quick with iters=,
  * 40 ms full) and at least 3 samples, as memtest86+ sizes its bandwidth
  * loops by time.  Quick without iters= is a time budget: at least 1
- * sample (truncated=budget when below 3), and below the largest size the
- * all-CPU cells measure only REP STOSB and MOVNTI, which the log says.
+ * sample (truncated=budget when below 3), and the all-CPU cells (a
+ * cross-CPU call per phase: under an emulator each costs host time
+ * slices) run at the largest size only: the NT methods whole range,
+ * the SIMD methods per page, REP STOSB and MOVNTI per 2 MiB batch
+ * (quick_all_cpu_cell), and REP STOSQ and MOV are not run per page
+ * (nothing to fence); the log says so.
  * A size
  * whose cells would end the case more than 25 s after it started (hosted:
  * 120 s; ring 0 under an emulator or hypervisor, plat_under_emulator():
@@ -465,17 +469,43 @@ static uint64_t projected_ms(const struct plat_mem_info *mi, enum shape sh,
 			if (!method_available(mi, &methods[i], &why) || (all && ncpu == 1) ||
 			    !method_in_shape(&methods[i], sh))
 				continue;
-			/* quick_pair: the all-CPU cells below the largest size
-			 * measured REP STOSB and MOVNTI only; the others are
-			 * projected at REP STOSB's rate */
+			/* quick_pair: no all-CPU cell below the largest size
+			 * (quick_all_cpu_cell): projected at the method's
+			 * 1-CPU rate, else REP STOSB's */
 			if (!bw && all && quick_pair)
-				bw = m[all][METHOD_REP_STOSB][prev];
+				bw = m[0][i][prev] ? m[0][i][prev] : m[0][METHOD_REP_STOSB][prev];
 			if (!bw)
 				bw = 1;
 			ms += bytes / (bw * 1000);
 		}
 	return ms;
 }
+
+/* Quick without iters= (a time budget): whether method m gets an
+ * all-CPU cell at size index si of nsz in this shape.  An all-CPU cell
+ * is a cross-CPU call per phase, which under an emulator waits for host
+ * time slices (QEMU TCG, 4 vCPUs on 2 host cores: 10-60 ms a cell), so
+ * only the largest size has them: every NT method whole range (each
+ * method's path on every CPU, the SIMD ones through plat_simd_call), the
+ * SIMD methods per page, and the crossover pair (REP STOSB, MOVNTI) in
+ * the batch shape. */
+static bool quick_all_cpu_cell(enum shape sh, unsigned m, unsigned si, unsigned nsz)
+{
+	if (si + 1 < nsz)
+		return false;
+	switch (sh) {
+	case SH_WHOLE:
+		return methods[m].nt;
+	case SH_PERPAGE:
+		return methods[m].simd != 0;
+	default:
+		return m == METHOD_REP_STOSB || m == METHOD_MOVNTI;
+	}
+}
+
+static const char *const quick_all_cpu_what[NSHAPES] = {
+	"the NT methods", "the SIMD methods", "rep_stosb and movnti",
+};
 
 static void run_shape(struct test_ctx *t, enum shape per_page)
 {
@@ -497,8 +527,8 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 	ru.samples = t_alloc(t, MAX_SAMPLES * sizeof(uint64_t));
 	struct cpu_slot *cs = t_alloc(t, ncpu * sizeof(struct cpu_slot));
 
-	/* quick without iters= (a time budget): 1 ms a cell */
-	ru.target_cycles = plat_ns_to_cycles(t->quick_end_tsc ? 1000000ull :
+	/* quick without iters= (a time budget): 0.25 ms a cell */
+	ru.target_cycles = plat_ns_to_cycles(t->quick_end_tsc ? 250000ull :
 					     t->quick ? 3000000ull : 40000000ull);
 	uint64_t case_start = lfence_rdtsc();
 	t_diag(t, "LLC %llu KiB (L%u, %s); ERMS %s; %u CPU(s); sizes per CPU:",
@@ -513,7 +543,7 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 	memset(med[per_page], 0, sizeof(med[per_page]));
 	memset(rback[per_page], 0, sizeof(rback[per_page]));
 	nsizes_seen[per_page] = nsz;
-	bool quick_said = false;
+	bool quick_said = false, quick_said_1cpu = false;
 	for (unsigned si = 0; si < nsz; si++) {
 		str_copy(size_names[si], sizes[si].label, sizeof(size_names[si]));
 		if (si > 0) {
@@ -567,14 +597,21 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 					continue;
 				if (ru.emulated && (methods[m].simd || methods[m].need == NEED_CLZERO))
 					continue;
-				/* quick without iters=: below the largest size the
-				 * all-CPU cells (a cross-CPU call per sample) measure
-				 * only the crossover pair */
-				if (all && t->quick_end_tsc && si + 1 < nsz &&
-				    m != METHOD_REP_STOSB && m != METHOD_MOVNTI) {
+				/* quick without iters=: per page, the methods
+				 * without a fence to place (REP STOSQ, MOV) are
+				 * the whole-range cells again */
+				if (!all && t->quick_end_tsc && per_page == SH_PERPAGE &&
+				    !methods[m].nt && m != METHOD_REP_STOSB) {
+					if (!quick_said_1cpu)
+						t_diag(t, "budget: rep_stosq and mov not measured per page (quick budget): no fence to place, see bandwidth");
+					quick_said_1cpu = true;
+					continue;
+				}
+				if (all && t->quick_end_tsc &&
+				    !quick_all_cpu_cell(per_page, m, si, nsz)) {
 					if (!quick_said) {
-						t_diag(t, "budget: %s x %u CPU(s): only rep_stosb and movnti measured (quick budget); the other methods all-CPU at %s",
-						       sizes[si].label, n, sizes[nsz - 1].label);
+						t_diag(t, "budget: all-CPU cells (%u CPUs) only at %s and only %s (quick budget)",
+						       n, sizes[nsz - 1].label, quick_all_cpu_what[per_page]);
 						quick_said = true;
 					}
 					continue;

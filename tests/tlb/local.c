@@ -494,6 +494,10 @@ static uint64_t time_load(uint64_t va)
 	return lfence_rdtsc() - t0;
 }
 
+/* quick: trials each series gets before the case's sample budget
+ * (TEST_EXQ in suite.c) may stop it */
+#define COST_MIN_QUICK	16
+
 static void body_cost(struct env *e)
 {
 	struct test_ctx *t = e->t;
@@ -520,7 +524,11 @@ static void body_cost(struct env *e)
 			t_diag(t, "%s not measured: %s", cost_ops[op].metric, why);
 			continue;
 		}
-		for (size_t i = 0; i < trials && !t_expired(t); i++) {
+		size_t i;
+
+		for (i = 0; i < trials && !t_expired(t); i++) {
+			if (i >= COST_MIN_QUICK && t_quick_spent(t))
+				break;
 			uint64_t f = irq_save();
 			uint64_t a = time_ops((enum cost_op)op, COST_U);
 			uint64_t b = time_ops((enum cost_op)op, 2 * COST_U);
@@ -534,8 +542,9 @@ static void body_cost(struct env *e)
 		t_metric_dist(t, cost_ops[op].metric, s, k, "cycles",
 			      "method=u2u %s u=%u dropped=%zu what=one-flush-instruction",
 			      t_u2u_overhead_text(), COST_U, dropped);
-		t_check(t, k > trials / 2 || t_expired(t), "%s: only %zu of %zu trials usable",
-			cost_ops[op].metric, k, trials);
+		t_budget_note(t, cost_ops[op].metric, i, trials);
+		t_check(t, k > i / 2 || t_expired(t), "%s: only %zu of %zu trials usable",
+			cost_ops[op].metric, k, i);
 		uint64_t med = p50_of(s, k);
 
 		if (op == OP_INVLPG_PRESENT)
@@ -555,7 +564,11 @@ static void body_cost(struct env *e)
 
 		if (op >= 0 && (!name || (cost_ops[op].invpcid && !ci->invpcid)))
 			continue;
-		for (size_t i = 0; i < trials && !t_expired(t); i++) {
+		size_t i;
+
+		for (i = 0; i < trials && !t_expired(t); i++) {
+			if (i >= COST_MIN_QUICK && t_quick_spent(t))
+				break;
 			uint64_t f = irq_save();
 
 			(void)peek(pt_win_va_4k(0));
@@ -569,6 +582,7 @@ static void body_cost(struct env *e)
 		t_overhead_remove(&ovh, s, k);
 		t_metric_dist(t, name, s, k, "cycles", "method=first-load-after-flush %s data=cache-hot",
 			      ovh_text);
+		t_budget_note(t, name, i, trials);
 		if (op < 0)
 			tlb_sum.rewalk_hit = p50_of(s, k);
 		else if (op == OP_INVLPG_PRESENT)

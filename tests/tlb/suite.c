@@ -51,7 +51,8 @@ TEST_EX(tlb, timeout_cleanup, T_EXPLICIT, 1000)
 	tlb_timeout_cleanup(t);
 }
 
-TEST_EX(tlb, cost, 0, 60000)
+/* quick: 15 ms of sample budget, at least 16 trials a series */
+TEST_EXQ(tlb, cost, 0, 60000, 15, false)
 {
 	tlb_cost(t);
 }
