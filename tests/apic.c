@@ -29,7 +29,7 @@ static struct counter *hits;
 static void count_irq(struct regs *r)
 {
 	(void)r;
-	hits[this_cpu()->index].n++;
+	hits[plat_this_cpu()].n++;
 }
 
 static bool setup_counters(struct test_ctx *t, unsigned *vec)

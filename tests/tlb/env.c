@@ -16,7 +16,6 @@
 #include "kernel/platform.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
-#include "arch/x86/percpu.h"
 #include "arch/x86/pgtable_test.h"
 #include "arch/x86/processor-flags.h"
 #include "arch/x86/tlbflush.h"
@@ -86,7 +85,7 @@ void flush_local_cr3(void *arg)
  * with it set, SDM vol. 3A §4.10.2.4). */
 static void remote_pge_set(void *arg)
 {
-	struct remote_cr4 *r = &((struct remote_cr4 *)arg)[this_cpu()->index];
+	struct remote_cr4 *r = &((struct remote_cr4 *)arg)[plat_this_cpu()];
 	uint64_t cr4 = read_cr4();
 
 	if (!r->saved) {
@@ -99,7 +98,7 @@ static void remote_pge_set(void *arg)
 /* On a remote CPU: put back the CR4 remote_pge_set() saved. */
 static void remote_cr4_put_back(void *arg)
 {
-	struct remote_cr4 *r = &((struct remote_cr4 *)arg)[this_cpu()->index];
+	struct remote_cr4 *r = &((struct remote_cr4 *)arg)[plat_this_cpu()];
 
 	if (r->saved) {
 		write_cr4(r->cr4);

@@ -13,7 +13,6 @@
 #include "arch/x86/cpufeature.h"
 #include "arch/x86/cpuinfo.h"
 #include "arch/x86/paging.h"
-#include "arch/x86/percpu.h"
 #include "arch/x86/pgtable_test.h"
 #include "arch/x86/tlbflush.h"
 #include "arch/x86/tsc_read.h"
@@ -203,7 +202,7 @@ struct cnt_slot {
 
 static void read_count(void *arg)
 {
-	struct cnt_slot *c = &((struct cnt_slot *)arg)[this_cpu()->index];
+	struct cnt_slot *c = &((struct cnt_slot *)arg)[plat_this_cpu()];
 
 	cpuinfo_decode(&c->ci, cpuid_native, NULL);
 	__atomic_store_n(&c->read, true, __ATOMIC_RELEASE);

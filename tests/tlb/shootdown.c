@@ -12,7 +12,6 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
-#include "arch/x86/percpu.h"
 #include "arch/x86/pgtable_test.h"
 #include "arch/x86/tlbflush.h"
 #include "arch/x86/traps.h"
@@ -57,7 +56,7 @@ static void sd_irq(struct regs *r)
 	else
 		for (unsigned i = 0; i < s->npages; i++)
 			__invlpg(s->va0 + i * s->step);
-	__atomic_store_n(&s->cpu[this_cpu()->index].ack, s->flush_seq, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->cpu[plat_this_cpu()].ack, s->flush_seq, __ATOMIC_RELEASE);
 }
 
 static void sd_wake_irq(struct regs *r)
@@ -110,7 +109,7 @@ static bool sd_next_cmd(struct sd *s, uint64_t seen, uint64_t halt_from)
 static void sd_server(void *arg)
 {
 	struct sd *s = arg;
-	struct sd_cpu *me = &s->cpu[this_cpu()->index];
+	struct sd_cpu *me = &s->cpu[plat_this_cpu()];
 	uint64_t seen = me->done;
 
 	for (;;) {
