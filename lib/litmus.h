@@ -48,7 +48,7 @@ void litmus_format(const struct litmus_tally *t, char *buf, size_t size);
  *   LITMUS_RESET_OWN	each variable by the thread that writes it: every
  *			thread's store hits its cache and every load of the
  *			other's variable misses (the default: closest to
- *			litmus7's rates, README litmus section)
+ *			litmus7's rates, docs/suites.md "litmus")
  *   LITMUS_RESET_CROSS	each variable by a thread that reads it (SB: the
  *			other thread; MP: the reader; IRIW: the reader that
  *			reads it first): every store needs the line back

@@ -8,7 +8,7 @@
  * suspends the watchdog on that CPU until timer_release(); while claimed
  * the test's own waits must be bounded.  The watchdog is a maskable
  * interrupt: a test spinning with interrupts disabled is not stopped by it
- * (README, "Timeouts").
+ * (docs/robustness.md, "Faults, hangs and timeouts").
  *
  * TSC-deadline mode (CPUID.1:ECX[24]) is used where available; otherwise
  * one-shot count mode, calibrated against the TSC. */

@@ -81,7 +81,7 @@
 #define CAP_QUICK_PLAIN_MS	40
 #define CAP_QUICK_CONTROL_MS	150	/* not IRIW's: four threads, which under TCG
 					 * complete ~30 iterations in 1 s and never
-					 * fired (README); on hardware 2000 take ms */
+					 * fired (docs/suites.md "litmus"); on hardware 2000 take ms */
 /* quick: IRIW's variants (four threads meet at a barrier every
  * iteration: under TCG on fewer host cores than vCPUs each iteration
  * waits for host time slices, 3-5 iterations in 40 ms; on hardware 2000

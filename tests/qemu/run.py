@@ -416,7 +416,7 @@ def cases(args):
              smp="2",
              # iPXE's multiboot1 memory map lists RAM only, so the ACPI
              # tables lie in what looks like a hole; phys_view_fw() reads
-             # them there (README, "Network boot") and the CPUs come from
+             # them there (docs/booting.md, "Network boot (iPXE)") and the CPUs come from
              # the MADT.  SeaBIOS's MP table lists one CPU here, so a
              # fallback to it would show as online=1.
              checks=[idval("boot", r"^multiboot1 \(iPXE "), result_is("cmdline_roundtrip", "ok"),

@@ -20,7 +20,7 @@
  * 3294 with the TSX-abort sequence.  This suite measures the raw cost of
  * each of those operations with no hypervisor in between, and an
  * immediate TSC-deadline arm alone and right after each, so the log holds
- * a ring-0 version of that table (README, "Reading the spec table").
+ * a ring-0 version of that table (docs/suites.md, "Speculation-control costs (`spec`)").
  *
  * Cases, each skipped with the CPUID bit it lacks:
  *   spec_ctrl    WRMSR IA32_SPEC_CTRL, same value and toggling two values
