@@ -17,6 +17,7 @@
 #include "arch/x86/tsc_read.h"
 #include "arch/x86/ucode.h"
 #include "kernel/arch_hooks.h"
+#include "kernel/boot_phase.h"
 #include "kernel/console.h"
 #include "kernel/console_spcr.h"
 #include "kernel/cpu_probe.h"
@@ -190,6 +191,7 @@ void kmain(uint32_t magic, uint32_t info)
 	struct run_totals tot = { 0 };
 
 	arch_hooks_register();
+	boot_phase_start();
 	bsp_early();
 	console_early_init();
 	tsc_early_guess();
@@ -226,6 +228,7 @@ void kmain(uint32_t magic, uint32_t info)
 			 boot_options.sim_cpuid[i].on ? '+' : '-', f->name,
 			 boot_options.sim_cpuid[i].on ? "claims" : "denies", f->name);
 	}
+	boot_phase_end("console");
 	cpuinfo_read(&boot_cpu);
 	mm_init(&boot_info);
 	const struct mem_region *claim = mm_kernel_claim(&boot_info);
@@ -240,6 +243,7 @@ void kmain(uint32_t magic, uint32_t info)
 
 	paging_boot_params = (struct paging_params){ boot_info.mmap, boot_info.nmmap, page_alloc_below };
 	paging_init(&paging_boot_params);
+	boot_phase_end("memory");
 	acpi_init(&acpi, boot_info.has_rsdp ? boot_info.rsdp : 0, boot_info.rsdp_len,
 		  boot_info.rsdp_tag == 15 ? "multiboot2-tag15" : "multiboot2-tag14");
 	PRINT_ERRORS(acpi.errors, acpi.nerrors);
@@ -264,6 +268,7 @@ void kmain(uint32_t magic, uint32_t info)
 	console_apply_spcr(&acpi.spcr, boot_options.nconsoles > 0);
 	fbcon_boot_start(&boot_info, boot_options.nofb);
 
+	boot_phase_end("firmware");
 	boot_in_qemu = (boot_info.has_loader && !strncmp(boot_info.loader, "qemu", 4)) ||
 		       /* QEMU's firmware says "BOCHS " too, but so does Bochs,
 			* which has no hypervisor bit and no debug-exit port */
@@ -273,11 +278,13 @@ void kmain(uint32_t magic, uint32_t info)
 	exit_configure(boot_options.exit_mode, boot_in_qemu);
 
 	tsc_calibrate(&acpi, boot_options.quick);
+	boot_phase_end("tsc_calibration");
 	/* After the IDT (faults are caught), paging (CR4 is ours), ACPI (the
 	 * environment is known) and the TSC rate; before the APIC timer is
 	 * armed (the TSC_DEADLINE probe writes 0) and before anything uses
 	 * a feature. */
 	cpu_probes_run();
+	boot_phase_end("cpu_probes");
 	struct apic_params ap = {
 		.pref = boot_options.apic == APIC_XAPIC ? APIC_PREF_XAPIC :
 			boot_options.apic == APIC_X2APIC ? APIC_PREF_X2APIC : APIC_PREF_AUTO,
@@ -292,6 +299,7 @@ void kmain(uint32_t magic, uint32_t info)
 			rep_error("apic", "LAPIC timer does not count; no watchdog");
 		smp_init_calls();
 	}
+	boot_phase_end("apic");
 	sti();
 	struct smpboot_params sp = {
 		.mmap = boot_info.mmap,
@@ -308,14 +316,19 @@ void kmain(uint32_t magic, uint32_t info)
 	};
 
 	smpboot_start_aps(&sp, &acpi, &sr);
+	boot_phase_end("ap_start");
 
 	uint64_t seed = boot_options.seed_set ? boot_options.seed : rdtsc();
 
 	print_identity(&sr);
 	rep_id("seed", "%llu", (unsigned long long)seed);
 	print_boot_details();
+	boot_phase_end("identity");
 	lost_calibrate(boot_options.quick);
+	boot_phase_end("lost");
 	nmi_watch_start();
+	boot_phase_end("watchdog");
+	boot_phase_print();
 	bsp.activity = "runner";
 	runner_select(&boot_options, &tot);
 	runner_run(&boot_options, seed, &tot);

@@ -12,11 +12,17 @@
 #   tools/bench-boot.sh --table [-n N] [--no-kvm] [--no-iso] [--iso-n K]
 #       (`make bench`) the table: for TCG, and for KVM when /dev/kvm is
 #       usable, -smp 4: the minimal SMP kernel, boot only (quick
-#       tests=boot), quick tests=smp, quick (every suite) and its per-suite
-#       times (the `# time:` lines of the log, median over the N runs), the
-#       ratios quick tests=smp / minimal, quick / tests=smp and quick /
-#       tests=boot; then the full run of the ISO under SeaBIOS, -smp 2, TCG,
-#       in seconds (K runs, default 1: it takes minutes).
+#       tests=boot), quick tests=smp and its boot phases (the `# boot:
+#       phases` line, docs/log-format.md "Durations"), quick (every suite)
+#       and its per-suite times (the `# time:` lines of the log, median
+#       over the N runs), the ratios quick tests=smp / minimal, quick /
+#       tests=smp and quick / tests=boot; then the full run of the ISO
+#       under SeaBIOS, -smp 2, TCG, in seconds (K runs, default 1: it
+#       takes minutes).  With SMPTEST=<path to kvm-unit-tests'
+#       x86/smptest.flat> (built from its source; ringlab ships none) that
+#       kernel is booted the same way too, with the ratio quick tests=smp /
+#       smptest.flat: the yardstick the smoke-run goal was first stated
+#       against.
 #   tools/bench-boot.sh --check
 #       no timing: builds the minimal SMP kernel, boots it (TCG, -smp 4 and
 #       -smp 1) and checks its exit status and AP count, and that a copy
@@ -32,6 +38,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 QEMU=${QEMU:-qemu-system-x86_64}
 NASM=${NASM:-nasm}
+SMPTEST=${SMPTEST:-}
 QUICK_TIMEOUT=${QUICK_TIMEOUT:-300}
 ISO_TIMEOUT=${ISO_TIMEOUT:-900}
 n=5 accel=tcg smp=4 append="quick tests=smp" table=0 kvm=1 iso=1 iso_n=1 n_set=0 check=0
@@ -169,13 +176,20 @@ if [ "$kvm" = 1 ]; then
 else
 	kvm_note="KVM: skipped (--no-kvm)"
 fi
-# results: "<accel> <what> <rep> <ms> <rc>" lines; per-suite: "<accel> <rep> <suite> <ms>"
-: >"$T/runs" ; : >"$T/suites"
+if [ -n "$SMPTEST" ] && [ ! -f "$SMPTEST" ]; then
+	echo "bench-boot: SMPTEST=$SMPTEST: no such file (kvm-unit-tests' x86/smptest.flat)" >&2
+	exit 2
+fi
+whats="min${SMPTEST:+ kut} boot smp quick"
+# results: "<accel> <what> <rep> <ms> <rc>" lines; per-suite: "<accel> <rep> <suite> <ms>";
+# boot phases of the tests=smp runs: "<accel> <rep> <phase> <ms>"
+: >"$T/runs" ; : >"$T/suites" ; : >"$T/phases"
 for acc in $accels; do
-	for what in min boot smp quick; do
+	for what in $whats; do
 		media=kernel
 		case $what in
 		min) args="" media=$MINSMP ;;
+		kut) args="" media=$SMPTEST ;;
 		boot) args="quick tests=boot" ;;
 		smp) args="quick tests=smp" ;;
 		quick) args="quick" ;;
@@ -186,8 +200,14 @@ for acc in $accels; do
 			echo "$acc $what $rep $ms $rc" >>"$T/runs"
 			if [ "$what" = min ]; then
 				echo "bench-boot: $acc -smp 4 minimal SMP kernel run $rep/$n: ${ms} ms, QEMU exit $rc; $(minsmp_line "$log")" >&2
+			elif [ "$what" = kut ]; then
+				echo "bench-boot: $acc -smp 4 smptest.flat run $rep/$n: ${ms} ms, QEMU exit $rc" >&2
 			else
 				echo "bench-boot: $acc -smp 4 '$args' run $rep/$n: ${ms} ms, QEMU exit $rc" >&2
+			fi
+			if [ "$what" = smp ]; then
+				tr -d '\r' <"$log" | grep -a -m1 '^# boot: phases ms: ' |
+					tr ' ' '\n' | awk -F= -v a="$acc" -v r="$rep" 'NF == 2 { print a, r, $1, $2 }' >>"$T/phases"
 			fi
 			if [ "$what" = quick ]; then
 				tools/ringlab-report times --csv "$log" 2>/dev/null |
@@ -208,10 +228,10 @@ if [ "$iso" = 1 ]; then
 	fi
 fi
 
-/usr/bin/python3 - "$T/runs" "$T/suites" "$n" "$iso_n" "$(nproc)" "$("$QEMU" --version | head -n 1)" "$kvm_note" <<'PY'
+/usr/bin/python3 - "$T/runs" "$T/suites" "$T/phases" "$n" "$iso_n" "$(nproc)" "$("$QEMU" --version | head -n 1)" "$kvm_note" <<'PY'
 import statistics, sys
-runs_f, suites_f, n, iso_n, ncpu, qver, kvm_note = sys.argv[1:]
-runs, suites, order = {}, {}, []
+runs_f, suites_f, phases_f, n, iso_n, ncpu, qver, kvm_note = sys.argv[1:]
+runs, suites, order, phases, porder = {}, {}, [], {}, []
 for l in open(runs_f):
     acc, what, rep, ms, rc = l.split()
     runs.setdefault((acc, what), []).append((int(ms), int(rc)))
@@ -220,6 +240,11 @@ for l in open(suites_f):
     suites.setdefault((acc, suite), []).append(float(ms))
     if suite not in order:
         order.append(suite)
+for l in open(phases_f):
+    acc, rep, phase, ms = l.split()
+    phases.setdefault((acc, phase), []).append(float(ms))
+    if phase not in porder:
+        porder.append(phase)
 accs = [a for a in ("tcg", "kvm") if (a, "quick") in runs]
 STATUS = {1: "pass", 3: "fail", 5: "config-error", 7: "panic", 124: "timeout", 137: "killed"}
 
@@ -241,14 +266,24 @@ cols = ["%s -smp 4" % a.upper() for a in accs]
 rows = []
 vals = {}
 for what, label in (("min", "minimal SMP kernel (tools/bench/minsmp.asm)"),
+                    ("kut", "kvm-unit-tests smptest.flat (SMPTEST=)"),
                     ("boot", "boot only (quick tests=boot)"), ("smp", "quick tests=smp"),
                     ("quick", "quick (every suite)")):
+    if not any((a, what) in runs for a in accs):
+        continue
     r = [label]
     for a in accs:
         v, note = med((a, what))
         vals[(a, what)] = v
         r.append(ms(v, note))
     rows.append(r)
+    if what == "smp":
+        for p in porder:
+            r = ["  boot phase %s (kernel's TSC)" % p if p == "total" else "  boot phase %s" % p]
+            for a in accs:
+                v = phases.get((a, p))
+                r.append("%.1f ms" % statistics.median(v) if v else "-")
+            rows.append(r)
 for s in order:
     r = ["  suite %s" % s]
     for a in accs:
@@ -256,8 +291,11 @@ for s in order:
         r.append("%.1f ms" % statistics.median(v) if v else "-")
     rows.append(r)
 for num, den, label in (("smp", "min", "ratio quick tests=smp / minimal (goal <= 1.2)"),
+                        ("smp", "kut", "ratio quick tests=smp / smptest.flat (goal <= 1.2)"),
                         ("quick", "smp", "ratio quick / quick tests=smp"),
                         ("quick", "boot", "ratio quick / quick tests=boot")):
+    if not any((a, den) in runs for a in accs):
+        continue
     r = [label]
     for a in accs:
         q, d = vals.get((a, num)), vals.get((a, den))

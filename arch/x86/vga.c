@@ -2,6 +2,7 @@
 /* VGA text-mode mirror; see vga.h. */
 #include <stdint.h>
 #include "arch/x86/vga.h"
+#include "arch/x86/cpu.h"
 
 #define VGA_TEXT	((volatile uint16_t *)0xb8000)
 #define VGA_COLS	80
@@ -17,12 +18,38 @@
 static uint16_t shadow[VGA_COLS * VGA_ROWS];
 static unsigned row, col;
 
+/* The CRT controller's index register answers: a VGA writes it and
+ * reads it back (the colour-text I/O base, 0x3D4, as the mirror's
+ * 0xB8000 implies); with no VGA on the bus the port reads all-ones.  The
+ * text memory alone is not enough: QEMU without a display adapter
+ * (-nodefaults) has plain RAM at 0xB8000, which reads back, and the
+ * mirror then cost a third of every logged character under a hypervisor
+ * that emulates ring 0 for nothing anybody could see. */
+#define VGA_CRTC_INDEX	0x3d4
+#define VGA_CRTC_CURSOR_HI	0x0e	/* harmless indices to select */
+#define VGA_CRTC_CURSOR_LO	0x0f
+
+static bool crtc_answers(void)
+{
+	uint8_t saved = inb(VGA_CRTC_INDEX);
+	bool ok;
+
+	outb(VGA_CRTC_INDEX, VGA_CRTC_CURSOR_HI);
+	ok = (inb(VGA_CRTC_INDEX) & 0x3f) == VGA_CRTC_CURSOR_HI;
+	outb(VGA_CRTC_INDEX, VGA_CRTC_CURSOR_LO);
+	ok = ok && (inb(VGA_CRTC_INDEX) & 0x3f) == VGA_CRTC_CURSOR_LO;
+	outb(VGA_CRTC_INDEX, saved);
+	return ok;
+}
+
 bool vga_present(void)
 {
 	volatile uint16_t *cell = &VGA_TEXT[VGA_PROBE_CELL];
 	uint16_t old = *cell;
 	bool ok;
 
+	if (!crtc_answers())
+		return false;
 	*cell = 0x55aa;
 	ok = *cell == 0x55aa;
 	*cell = 0xaa55;

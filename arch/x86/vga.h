@@ -7,9 +7,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Whether VGA text memory answers at 0xB8000: a pattern written to the
- * cell after the visible page reads back (restored afterwards).  Machines
- * and VMs without a VGA adapter read back all-ones or zeros. */
+/* Whether a VGA text screen is there: the CRT controller's index
+ * register (I/O 0x3D4) reads back what was selected, and a pattern written
+ * to the text-memory cell after the visible page at 0xB8000 reads back
+ * (both restored afterwards).  Machines and VMs without a VGA adapter read
+ * the port as all-ones; some have plain RAM at 0xB8000. */
 bool vga_present(void);
 void vga_init(void);
 void vga_write(const char *s, size_t n);

@@ -187,6 +187,28 @@ def idval(key, pattern):
     return ("id.%s matches /%s/" % (key, pattern), check)
 
 
+BOOT_PHASES = ("console", "memory", "firmware", "tsc_calibration", "cpu_probes", "apic",
+               "ap_start", "identity", "lost", "watchdog")
+
+
+def boot_phases():
+    """The `# boot: phases ms:` line (docs/log-format.md "Durations"): every
+    phase, in order, and the phases add up to the total (each printed to the
+    microsecond, so within a microsecond per phase)."""
+    rx = re.compile(r"^# boot: phases ms: total=(\d+\.\d{3})((?: [a-z_]+=\d+\.\d{3})+)$", re.M)
+
+    def check(log):
+        m = rx.search(log)
+        if not m:
+            return False
+        parts = [kv.split("=") for kv in m.group(2).split()]
+        names = tuple(k for k, _ in parts)
+        total = float(m.group(1))
+        spent = sum(float(v) for _, v in parts)
+        return names == BOOT_PHASES and total > 0 and abs(spent - total) <= 0.001 * (len(parts) + 1)
+    return ("boot phases line lists %s adding up to its total" % ",".join(BOOT_PHASES), check)
+
+
 def online(n):
     return idval("cpus", r"\bonline=%d\b" % n)
 
@@ -251,10 +273,18 @@ def cases(args):
         Case("elf-tcg-smp1", smp="1", checks=[online(1), idval("boot", "^QEMU -kernel$"),
                                               idval("cmdline", r"\bquick\b"),
                                               # control for ipxe-net: this map has reserved entries
-                                              lacks(RAM_ONLY_DIAG)]),
+                                              lacks(RAM_ONLY_DIAG),
+                                              # -nodefaults: no display adapter, so no VGA
+                                              # mirror (QEMU has plain RAM at 0xB8000 then)
+                                              idval("console", r"^ttyS0\(0x3f8\)@115200$")]),
+        # ... and with one, the mirror is on (the -kernel path under SeaBIOS,
+        # whose VGA BIOS sets text mode; the control for the line above)
+        Case("vga-std-kernel", smp="1", machine="q35", extra=["-vga", "std"],
+             append="tests=boot quick",
+             checks=[idval("console", r"^ttyS0\(0x3f8\)@115200 vga$")]),
         Case("elf-tcg-smp4", smp="4", mem="5G",
              checks=[online(4), idval("ram", r"highest=0x1[0-9a-f]{8}\b"),
-                     metric("boot.identity_map.checked")]),
+                     metric("boot.identity_map.checked"), boot_phases()]),
         Case("iso-seabios", media="iso-bios", append=None, timeout=420,
              checks=[idval("boot", "^GRUB BIOS$"), idval("firmware", "^BIOS$"), online(2),
                      lacks(RAM_ONLY_DIAG),
@@ -263,7 +293,7 @@ def cases(args):
                      idval("bios", r'^vendor="SeaBIOS" ')]),
         Case("iso-ovmf", media="iso-uefi", append=None, machine="q35", timeout=480,
              checks=[idval("boot", "^GRUB UEFI$"), idval("firmware", "^UEFI systab=0x[0-9a-f]+"),
-                     online(2),
+                     online(2), boot_phases(),
                      # SMBIOS from the EFI configuration table (tests/qemu/cases_smbios.py)
                      idval("smbios", r"^version=\d+\.\d+ source=efi-smbios3? "),
                      idval("bios", r'^vendor="EFI Development Kit II / OVMF" '),
