@@ -5,6 +5,7 @@
 #include "kernel/console.h"
 #include "kernel/platform.h"
 #include "lib/string.h"
+#include "lib/printf.h"
 
 #define INDENT "    "
 
@@ -39,18 +40,31 @@ static void emit_line(const char *text)
 	console_write(line, n);
 }
 
+/* Formatted straight into the line emit_line() would build (indent,
+ * prefix, text, newline): every logged character passes through here,
+ * and under a hypervisor that emulates ring 0 each copy of it costs. */
 static void emitv(const char *prefix, const char *fmt, va_list ap)
 {
-	char buf[REP_LINE_MAX];
-	size_t p = strlen(prefix);
+	char line[REP_LINE_MAX + 8];
+	size_t n = 0, p = strlen(prefix);
 
-	memcpy(buf, prefix, p);
-	rl_vsnprintf(buf + p, sizeof(buf) - p, fmt, ap);
+	for (unsigned i = 0; i < depth; i++) {
+		memcpy(line + n, INDENT, 4);
+		n += 4;
+	}
+	memcpy(line + n, prefix, p);
+	n += p;
+	/* the text (prefix included) is at most REP_LINE_MAX - 1 characters,
+	 * as emit_line() keeps it */
+	int len = rl_vsnprintf(line + n, REP_LINE_MAX - p, fmt, ap);
+	size_t l = len < 0 ? 0 : (size_t)len < REP_LINE_MAX - p - 1 ? (size_t)len : REP_LINE_MAX - p - 1;
 	/* A diagnostic must stay one line. */
-	for (char *c = buf; *c; c++)
+	for (char *c = line + n, *e = line + n + l; c < e; c++)
 		if (*c == '\n' || *c == '\r')
 			*c = ' ';
-	emit_line(buf);
+	n += l;
+	line[n++] = '\n';
+	console_write(line, n);
 }
 
 void rep_sanitize(char *dst, size_t size, const char *src)
