@@ -7,16 +7,23 @@
 #
 #   tools/run-qemu.sh [--media kernel|iso-bios|iso-uefi] [--accel auto|kvm|tcg]
 #                     [--smp N] [--mem SIZE] [--append "ARGS"] [--timeout SECONDS]
-#                     [--extra "QEMU OPTIONS"] [--help]
+#                     [--extra "QEMU OPTIONS"] [--dry-run] [--help]
 #
 # QEMU=/path/to/qemu-system-x86_64 picks the binary (default: the one on
 # PATH); --extra adds options to its command line, split at blanks (e.g.
 # --extra "-cpu Icelake-Server -M q35").  BUILD=dir picks the build.
+# --accel auto (the default) takes KVM when /dev/kvm is usable and the host
+# CPU has VMX or SVM, else TCG: a KVM without either emulates the guest's
+# ring 0 in software, where quick takes tens of seconds, about a second
+# under TCG.  --dry-run prints the choice and the QEMU command, and exits.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 QEMU=${QEMU:-qemu-system-x86_64}
-media=kernel accel=auto smp=4 mem=1G append="quick" tmo=600 extra=""
+media=kernel accel=auto smp=4 mem=1G append="quick" tmo=600 extra="" dry=0
+# where the auto choice looks (tests point these at planted files)
+KVM_DEV=${RINGLAB_KVM_DEV:-/dev/kvm}
+CPUINFO=${RINGLAB_CPUINFO:-/proc/cpuinfo}
 
 need_arg() { [ $# -ge 2 ] || { echo "run-qemu: $1 needs a value (see --help)" >&2; exit 125; }; }
 while [ $# -gt 0 ]; do
@@ -31,7 +38,8 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--timeout) tmo=$2; shift 2 ;;
 	--extra) extra=$2; shift 2 ;;
-	-h|--help) sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--dry-run) dry=1; shift ;;
+	-h|--help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run-qemu: unknown argument '$1' (see --help)" >&2; exit 125 ;;
 	esac
 done
@@ -41,8 +49,17 @@ command -v "$QEMU" >/dev/null 2>&1 ||
 	{ echo "run-qemu: no $BUILD/logcheck, which judges the log (build it: make $BUILD/logcheck, or make)" >&2; exit 125; }
 
 if [ "$accel" = auto ]; then
-	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then accel=kvm; else accel=tcg; fi
+	accel=tcg
+	if [ -r "$KVM_DEV" ] && [ -w "$KVM_DEV" ]; then
+		# "flags : ... vmx ..." (Intel VT-x) or "svm" (AMD-V)
+		if grep -qE '^flags[[:space:]]*:.*[[:space:]](vmx|svm)([[:space:]]|$)' "$CPUINFO" 2>/dev/null; then
+			accel=kvm
+		else
+			echo "run-qemu: $KVM_DEV works but the host CPU has no VMX or SVM ($CPUINFO): that KVM emulates ring 0 in software, where quick takes tens of seconds; using TCG (--accel kvm to use it anyway)" >&2
+		fi
+	fi
 fi
+case $accel in kvm|tcg) ;; *) echo "run-qemu: --accel must be auto, kvm or tcg" >&2; exit 125 ;; esac
 # -arch-capabilities: some hosts' KVM refuses the guest ARCH_CAPABILITIES
 # value QEMU picks for -cpu host and QEMU aborts; ringlab does not use it.
 cpu=max
@@ -58,6 +75,12 @@ iso-uefi) args+=(-M q35 -bios /usr/share/OVMF/OVMF_CODE.fd
 *) echo "run-qemu: --media must be kernel, iso-bios or iso-uefi" >&2; exit 125 ;;
 esac
 
+if [ "$dry" = 1 ]; then
+	echo "run-qemu: $media, $accel, -smp $smp${append:+, args '$append'}"
+	# shellcheck disable=SC2086
+	echo "$QEMU ${args[*]} $extra"
+	exit 0
+fi
 mkdir -p "$BUILD/logs"
 log="$BUILD/logs/ringlab-$(date +%Y%m%d-%H%M%S)-$media.log"
 echo "run-qemu: $media, $accel, -smp $smp${append:+, args '$append'}; log $log" >&2
