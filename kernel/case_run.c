@@ -16,6 +16,7 @@
 #include "arch/x86/tsc_read.h"
 #include "arch/x86/vectors.h"
 #include "kernel/apic_mode.h"
+#include "kernel/kernel.h"
 #include "kernel/mm.h"
 #include "kernel/nmi_watch.h"
 #include "kernel/smp.h"
@@ -254,5 +255,6 @@ void plat_run_case(struct test_ctx *t)
 	for (unsigned v = VEC_DYN_FIRST; v <= VEC_DYN_LAST; v++)
 		irq_free_vector(v);
 	mm_release(mark);
+	platform_mem_case_end();	/* its big block went with the rewind */
 	c->activity = "runner";
 }

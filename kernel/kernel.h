@@ -22,6 +22,9 @@ void print_errors(const char *errs, size_t stride, unsigned n);
 /* Decode CPUID again for plat_mem_info() (after the boot probes changed
  * the feature table: kernel/cpu_probe.c). */
 void platform_mem_refresh(void);
+/* The runner rewound the allocator at a case's end: forget the
+ * plat_alloc_big() block (its memory and mark belong to that case). */
+void platform_mem_case_end(void);
 #define PRINT_ERRORS(arr, n) print_errors(&(arr)[0][0], sizeof((arr)[0]), (n))
 
 #endif

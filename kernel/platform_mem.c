@@ -72,6 +72,11 @@ void plat_free_big(void *p)
 	}
 }
 
+void platform_mem_case_end(void)
+{
+	big_p = NULL;
+}
+
 void *plat_alloc_big(size_t bytes, char *how, size_t howsz)
 {
 	size_t npages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
