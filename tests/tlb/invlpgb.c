@@ -99,14 +99,15 @@ static void body_invlpgb(struct env *e)
 		if (!sd_start(t, e, s, total - 1))
 			return;
 		size_t r;
-
-		bool capped = false;
+		unsigned capped = 0;
 		uint64_t t0 = rdtsc_ordered();
 
 		ok = sd_resync(t, e, s, n);
-		for (r = 0; ok && sd_more(t, r, nrounds, t0, &capped); r++)
+		for (r = 0; ok && sd_more(t, r, nrounds, SD_MIN_ROUNDS, t0, &capped); r++)
 			sd_round(t, e, s, n, SD_INVLPGB, &ok);
 		sd_stop(t, s);
+		if (capped & SD_CAP_QUICK)
+			t_budget_note(t, iv->metric, r, nrounds);
 		ok = sd_check_remotes(t, s, iv->metric) && ok;
 		t_metric_value(t, iv->metric, ok ? 0 : 1, "count",
 			       "rounds=%zu pages=%u cpus=%u flags=0x%x stride=%s cr4_pge=%s verdict=%s", r, n,
@@ -173,6 +174,7 @@ static void body_invlpgb(struct env *e)
 		       cross ? "INVLPGB cheaper than IPI from pages=" : "INVLPGB never cheaper (or IPI not measured) ",
 		       cross);
 	}
+	sd_budget_note(t, s, "invlpgb grid");
 	tlb_sum.invlpgb_measured = true;
 }
 

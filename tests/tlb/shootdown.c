@@ -25,7 +25,11 @@ static struct sd *sd;		/* the shootdown in progress, if any */
  * grid point (at least SD_MIN_ROUNDS rounds), which only emulators reach. */
 #define SD_SPIN_US	100u
 #define SD_POINT_MS	300u
-#define SD_MIN_ROUNDS	3u
+/* quick: empty timing brackets sd_setup() measures for the overhead (a
+ * full run takes T_OVERHEAD_MAX_N).  Each costs two RDTSC exits under a
+ * hypervisor that emulates RDTSC: 1024 of them are ~0.1 s there, while
+ * the overhead they find is small beside a shootdown round. */
+#define SD_OVH_N_QUICK	64u
 
 /* CPU 0 commands the remote CPUs through one shared block; each remote runs
  * sd_server() (a posted work item, interrupts on) and the shootdown IPI's
@@ -333,7 +337,8 @@ struct sd *sd_setup(struct test_ctx *t, struct env *e, unsigned *total)
 	s->samples = t_alloc(t, nrounds * sizeof(uint64_t));
 	s->nrounds = nrounds;
 	/* sd_round()'s LFENCE;RDTSC pair alone, removed from every sample */
-	t_overhead_measure(&s->ovh, T_BRACKET_LFENCE, T_OVERHEAD_MAX_N);
+	t_overhead_measure(&s->ovh, T_BRACKET_LFENCE,
+			   t_quick_budget_cycles(t) ? SD_OVH_N_QUICK : T_OVERHEAD_MAX_N);
 	t_overhead_text(&s->ovh, s->ovh_text, sizeof(s->ovh_text));
 	s->vec = irq_alloc_vector(sd_irq);
 	s->wake_vec = irq_alloc_vector(sd_wake_irq);
@@ -361,22 +366,46 @@ struct sd *sd_setup(struct test_ctx *t, struct env *e, unsigned *total)
 }
 
 /* True while a series may run another round: below nrounds, the case's
- * budget not spent, and under the point's time cap once it has at least
- * SD_MIN_ROUNDS samples. */
-bool sd_more(struct test_ctx *t, size_t r, size_t nrounds, uint64_t t0, bool *capped)
+ * budget not spent, under the point's time cap once it has at least
+ * SD_MIN_ROUNDS samples, and in quick, once the case's sample budget is
+ * used, below min_quick rounds.  *capped gets SD_CAP_* when a cap ended
+ * it. */
+bool sd_more(struct test_ctx *t, size_t r, size_t nrounds, size_t min_quick, uint64_t t0,
+	     unsigned *capped)
 {
 	if (r >= nrounds || t_expired(t))
 		return false;
 	if (r >= SD_MIN_ROUNDS && rdtsc_ordered() - t0 > plat_ms_to_cycles(SD_POINT_MS)) {
-		*capped = true;
+		*capped |= SD_CAP_TIME;
 		return false;
 	}
-	/* quick: once the case's sample budget is used, SD_MIN_ROUNDS a point */
-	if (r >= SD_MIN_ROUNDS && t_quick_spent(t)) {
-		*capped = true;
+	if (r >= min_quick && t_quick_spent(t)) {
+		*capped |= SD_CAP_QUICK;
 		return false;
 	}
 	return true;
+}
+
+/* One more series of r rounds ran; capped: sd_more()'s. */
+static void sd_count_series(struct sd *s, unsigned capped, size_t r)
+{
+	s->points++;
+	if (!(capped & SD_CAP_QUICK))
+		return;
+	if (!s->quick_cut || r < s->quick_fewest)
+		s->quick_fewest = r;
+	s->quick_cut++;
+}
+
+void sd_budget_note(struct test_ctx *t, struct sd *s, const char *grid)
+{
+	char what[140];
+
+	if (!s->quick_cut)
+		return;
+	rl_snprintf(what, sizeof(what), "%s: %u of %u series, the fewest rounds", grid, s->quick_cut,
+		    s->points);
+	t_budget_note(t, what, s->quick_fewest, s->nrounds);
 }
 
 /* One grid point: nrounds rounds of method m on n pages with ncpu CPUs. */
@@ -384,20 +413,22 @@ bool sd_point(struct test_ctx *t, struct env *e, struct sd *s, unsigned n, unsig
 	      enum sd_method m, const char *metric, const char *policy, uint64_t *samples,
 	      size_t nrounds, uint64_t *p50)
 {
-	size_t k = 0;
-	bool ok = true, capped = false;
+	size_t k = 0, r;
+	bool ok = true;
+	unsigned capped = 0;
 	uint64_t t0 = rdtsc_ordered();
 
 	if (!sd_start(t, e, s, ncpu - 1))
 		return false;
 	ok = sd_resync(t, e, s, n);
-	for (size_t r = 0; ok && sd_more(t, r, nrounds, t0, &capped); r++) {
+	for (r = 0; ok && sd_more(t, r, nrounds, SD_MIN_QUICK, t0, &capped); r++) {
 		uint64_t c = sd_round(t, e, s, n, m, &ok);
 
 		if (ok)
 			samples[k++] = c;
 	}
 	sd_stop(t, s);
+	sd_count_series(s, capped, r);
 	ok = sd_check_remotes(t, s, metric) && ok;
 	t_overhead_remove(&s->ovh, samples, k);
 	t_metric_dist(t, metric, samples, k, "cycles",
@@ -408,17 +439,31 @@ bool sd_point(struct test_ctx *t, struct env *e, struct sd *s, unsigned n, unsig
 	return ok;
 }
 
-/* Quick without iters= (a time budget): the remote grid points are the
- * ones the summary and the answer use: the single page at every CPU
- * count, and both sides of the 33-page ceiling (32 and 64 pages) at all
- * CPUs.  Each remote point waits for every remote CPU; under an emulator
- * that is host time slices (QEMU TCG, 4 vCPUs on 2 host cores: 2-60 ms
- * a point). */
+/* Quick without iters= (a time budget): the remote grid points, those
+ * the summary and the answer use: the single page at every remote CPU
+ * count, and both sides of the 33-page ceiling (32 and 64 pages, Linux's
+ * choice at each) at all CPUs; the other method only at 64 pages.  Each
+ * remote point waits for every remote CPU; under an emulator that is host
+ * time slices (QEMU TCG, 4 vCPUs on 2 host cores: 2-60 ms a point).  The
+ * local-only points (1 CPU; tlb.cost times the local flushes) are cheap to
+ * run, but each prints two long lines: ~50 ms on a serial port that exits
+ * to the hypervisor per character. */
 static bool sd_quick_point(const struct test_ctx *t, unsigned ncpu, unsigned total,
-			   unsigned pages)
+			   unsigned pages, bool other_side)
 {
-	return !t->quick_end_tsc || ncpu < 2 || pages == 1 ||
-	       (ncpu == total && (pages == 32 || pages == 64));
+	if (!t->quick_end_tsc)
+		return true;
+	if (other_side)
+		return ncpu == total && pages == 64;
+	return (pages == 1 && ncpu > 1) || (ncpu == total && (pages == 32 || pages == 64));
+}
+
+static void sd_quick_said(struct test_ctx *t, unsigned total, bool *said)
+{
+	if (!*said)
+		t_diag(t, "budget: grid only at 1 page on 2+ CPUs and 32, 64 pages on all %u, other side of the ceiling only at 64 (quick budget)",
+		       total);
+	*said = true;
 }
 
 static void body_shootdown(struct env *e)
@@ -446,11 +491,8 @@ static void body_shootdown(struct env *e)
 			bool linux_invlpg = n <= FLUSH_CEILING;
 			uint64_t med = 0;
 
-			if (!sd_quick_point(t, ncpu, total, n)) {
-				if (!quick_said)
-					t_diag(t, "budget: remote points only at 1 page, and at 32 and 64 pages on all %u CPUs (quick budget)",
-					       total);
-				quick_said = true;
+			if (!sd_quick_point(t, ncpu, total, n, false)) {
+				sd_quick_said(t, total, &quick_said);
 				continue;
 			}
 
@@ -470,6 +512,10 @@ static void body_shootdown(struct env *e)
 				tlb_sum.ipi_1p[1] = med;
 			if (n != 32 && n != 64)
 				continue;
+			if (!sd_quick_point(t, ncpu, total, n, true)) {
+				sd_quick_said(t, total, &quick_said);
+				continue;
+			}
 			if (linux_invlpg)
 				rl_snprintf(name, sizeof(name), "ipi_full.%up.%ucpu", n, ncpu);
 			else
@@ -480,21 +526,28 @@ static void body_shootdown(struct env *e)
 		}
 	}
 	if (total < 2) {
+		sd_budget_note(t, s, "grid");
 		t_skip(t, "needs a second CPU for a remote shootdown (the 1cpu local costs are reported)");
 		return;
 	}
 	/* The remote negative control: the same rounds with no flush at all;
-	 * then a real shootdown so every TLB is right again. */
-	unsigned reads = 0, stale = 0;
-	bool ok = sd_start(t, e, s, total - 1) && sd_resync(t, e, s, 8), capped = false;
+	 * then a real shootdown so every TLB is right again.  In quick one
+	 * round (8 pages on every remote CPU) once the budget is spent: where
+	 * remote entries survive (QEMU TCG), every read of every round is
+	 * stale. */
+	unsigned reads = 0, stale = 0, capped = 0;
+	bool ok = sd_start(t, e, s, total - 1) && sd_resync(t, e, s, 8);
 	uint64_t t0 = rdtsc_ordered();
+	size_t r;
 
-	for (size_t r = 0; ok && sd_more(t, r, nrounds, t0, &capped); r++) {
+	for (r = 0; ok && sd_more(t, r, nrounds, SD_MIN_QUICK, t0, &capped); r++) {
 		sd_round(t, e, s, 8, SD_NOFLUSH, &ok);
 		if (ok)
 			sd_round(t, e, s, 8, SD_IPI_INVLPG, &ok);
 	}
 	sd_stop(t, s);
+	sd_count_series(s, capped, r);
+	sd_budget_note(t, s, "grid and remote control");
 	for (unsigned i = 0; i < total - 1; i++) {
 		reads += s->cpu[s->remote[i]].control_reads;
 		stale += s->cpu[s->remote[i]].control_stale;

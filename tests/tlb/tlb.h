@@ -51,6 +51,7 @@ struct env {
 	struct pt_win w;
 	uint64_t frame[2];	/* 4 KiB frames A and B */
 	uint64_t frame2m[2];	/* 2 MiB frames A and B (0: none) */
+	void *big;		/* plat_alloc_big() block holding them (NULL: none) */
 	uint64_t cr3, cr4;	/* CPU 0's, restored at the end */
 	bool remotes_used;
 	/* remote CPUs' CR4 before remote_pge_on(), by CPU number (NULL: not
@@ -114,6 +115,11 @@ struct sd {
 	size_t nrounds;
 	struct t_overhead ovh;		/* sd_round()'s timing bracket */
 	char ovh_text[96];		/* t_overhead_text(&ovh) */
+	/* series so far (sd_point()s and the remote control), how many the
+	 * quick budget cut short, and the fewest rounds one of those ran
+	 * (sd_budget_note()) */
+	unsigned points, quick_cut;
+	size_t quick_fewest;
 };
 
 /* The page counts of the grid; Linux-policy IPI shootdown medians by [cpu
@@ -133,7 +139,21 @@ uint64_t sd_round(struct test_ctx *t, struct env *e, struct sd *s, unsigned n,
 		  enum sd_method m, bool *ok);
 bool sd_check_remotes(struct test_ctx *t, struct sd *s, const char *what);
 unsigned sd_cpu_counts(unsigned total, unsigned *out);
-bool sd_more(struct test_ctx *t, size_t r, size_t nrounds, uint64_t t0, bool *capped);
+/* Rounds a series runs at least: under the per-point time cap always,
+ * and in quick once the sample budget is spent; in quick a grid point or
+ * the remote control runs SD_MIN_QUICK (every round checks every CPU), an
+ * INVLPGB correctness series SD_MIN_ROUNDS. */
+#define SD_MIN_ROUNDS	3u
+#define SD_MIN_QUICK	1u
+/* sd_more()'s *capped: why a series stopped before nrounds */
+#define SD_CAP_TIME	1u	/* the per-point time cap */
+#define SD_CAP_QUICK	2u	/* the quick sample budget */
+bool sd_more(struct test_ctx *t, size_t r, size_t nrounds, size_t min_quick, uint64_t t0,
+	     unsigned *capped);
+/* One budget line for the series the quick budget cut short so far (each
+ * grid point's metric line has its n and rounds_capped=yes); nothing if
+ * none was. */
+void sd_budget_note(struct test_ctx *t, struct sd *s, const char *grid);
 bool sd_point(struct test_ctx *t, struct env *e, struct sd *s, unsigned n, unsigned ncpu,
 	      enum sd_method m, const char *metric, const char *policy, uint64_t *samples,
 	      size_t nrounds, uint64_t *p50);
