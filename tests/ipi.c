@@ -13,7 +13,8 @@
  *
  * Every measurement runs without and with MFENCE;LFENCE before the ICR
  * write (Linux's weak_wrmsr_fence()), and in x2APIC and xAPIC mode where
- * both work on this machine (plat_apic_mode_allowed()).
+ * both work on this machine (plat_apic_mode_allowed()); quick on its time
+ * budget measures a subset and names what it leaves out (quick_configs).
  * A "call" is synchronous like smp_call_function_single(): the sender
  * bumps a request counter, sends the IPI, and waits until the receiver's
  * handler copies it to the acknowledge counter.  An IPI that is never
@@ -186,6 +187,52 @@ static bool plan_pairs(struct test_ctx *t, struct pair_plan *plan, size_t full, 
 	return true;
 }
 
+/* quick on its time budget (no iters=) measures only the first nm modes
+ * (boot mode first) and nf fences (nofence first) of a case, and says
+ * which it leaves out.  Reporting one configuration, a metric line and
+ * its histogram, costs some 35 ms under a hypervisor that emulates every
+ * port write of the serial console, more than its samples; all of them
+ * would make a smoke run cost a second there.  So quick stays in the
+ * boot mode (a switch of every CPU's APIC mode, and the runner's switch
+ * back, cost 50-100 ms each there when the host is busy); oneway and
+ * roundtrip still compare the fences, so two runs with different seeds
+ * still have several per-partner metrics to line up, the others run
+ * without a fence.  Full runs and quick with iters= measure every
+ * configuration; runs that boot in xAPIC mode (apic=xapic, CPUs without
+ * x2APIC) measure that mode in quick too. */
+static void quick_configs(struct test_ctx *t, struct pair_plan *plan, unsigned nm, unsigned nf)
+{
+	unsigned had_nf = plan->nf ? plan->nf : 2;
+	char kept[64] = "", left[64] = "";
+	size_t lk = 0, ll = 0;
+
+	if (!t->quick_end_tsc)
+		return;
+	if (nm > plan->nm)
+		nm = plan->nm;
+	if (nf > had_nf)
+		nf = had_nf;
+	/* "x2apic+xapic nofence" kept, "mfence_lfence" left out */
+	for (unsigned i = 0; i < plan->nm; i++)
+		if (i < nm)
+			lk += (size_t)rl_snprintf(kept + lk, sizeof(kept) - lk, "%s%s", lk ? "+" : "",
+						  apic_mode_name(plan->modes[i]));
+		else
+			ll += (size_t)rl_snprintf(left + ll, sizeof(left) - ll, "%s%s", ll ? "," : "",
+						  apic_mode_name(plan->modes[i]));
+	for (unsigned f = 0; f < had_nf; f++)
+		if (f < nf)
+			lk += (size_t)rl_snprintf(kept + lk, sizeof(kept) - lk, "%s%s", f ? "+" : " ",
+						  fence_name[f]);
+		else
+			ll += (size_t)rl_snprintf(left + ll, sizeof(left) - ll, "%s%s", ll ? "," : "",
+						  fence_name[f]);
+	if (ll)
+		t_diag(t, "budget: quick: %s only (not %s)", kept, left);
+	plan->nm = nm;
+	plan->nf = nf;
+}
+
 /* One configuration of the iterator below. */
 struct ipi_config {
 	enum apic_mode mode;
@@ -316,13 +363,15 @@ static bool oneway_pair(struct test_ctx *t, const struct ipi_config *c,
 	return true;
 }
 
-TEST(ipi, oneway)
+/* quick: 10 ms of sample budget, at least IPI_MIN_QUICK samples */
+TEST_EXQ(ipi, oneway, 0, 0, 10, false)
 {
 	static const struct pair_case pc = { oneway_sample, "tsc-delta-sender-to-handler" };
 	struct pair_plan plan;
 
 	if (!plan_pairs(t, &plan, 10000, IPI_QUICK_SAMPLES, t->quick ? 1 : 3))
 		return;
+	quick_configs(t, &plan, 1, 2);
 	for_each_config(t, &plan, true, oneway_pair, (void *)&pc);
 	if (!plan.np)
 		t_skip(t, "no partner CPUs");
@@ -343,13 +392,15 @@ static bool roundtrip_sample(const struct ipi_config *c, uint64_t *cycles, bool 
 	return true;
 }
 
-TEST(ipi, roundtrip)
+/* quick: 10 ms of sample budget, at least IPI_MIN_QUICK samples */
+TEST_EXQ(ipi, roundtrip, 0, 0, 10, false)
 {
 	static const struct pair_case pc = { roundtrip_sample, "tsc-delta-one-clock" };
 	struct pair_plan plan;
 
 	if (!plan_pairs(t, &plan, 10000, IPI_QUICK_SAMPLES, t->quick ? 1 : 3))
 		return;
+	quick_configs(t, &plan, 1, 2);
 	pong_from = 0;
 	for_each_config(t, &plan, true, run_pair, (void *)&pc);
 }
@@ -358,6 +409,11 @@ TEST(ipi, roundtrip)
  * writes; (T(2U) - T(U)) / U is the cost of one, free of the loop and TSC
  * read overhead that both runs share. */
 #define ICR_U 32
+/* quick on its time budget: U of 8 (3 x 8 ICR writes a trial instead of 3
+ * x 32, plus the warm-up) still dwarfs the loop and TSC overhead that U/2U
+ * removes anyway, and keeps T_U2U_CHUNK trials under a hypervisor that
+ * emulates the ICR write (~50k cycles each) near the sample budget. */
+#define ICR_U_QUICK 8
 
 struct icr_timing {
 	uint32_t dest, icr;
@@ -387,13 +443,14 @@ static bool icr_cost_fence(struct test_ctx *t, const struct ipi_config *c,
 	 * timing the sender. */
 	struct icr_timing it = { plat_cpu_apic_id(*(const unsigned *)arg),
 				 APIC_DM_FIXED | vec_call, c->fence };
-	size_t dropped, ran, k = t_u2u_budget(t, time_icr_writes, &it, ICR_U, plan->n, T_U2U_CHUNK,
+	unsigned u = t->quick_end_tsc ? ICR_U_QUICK : ICR_U;
+	size_t dropped, ran, k = t_u2u_budget(t, time_icr_writes, &it, u, plan->n, T_U2U_CHUNK,
 					      plan->samples, &dropped, &ran);
 	char name[96];
 
 	rl_snprintf(name, sizeof(name), "cycles.%s.%s", apic_mode_name(c->mode), fence_name[c->fence]);
 	t_metric_dist(t, name, plan->samples, k, "cycles", "op=%s method=u2u u=%d dropped=%zu %s",
-		      c->mode == APIC_MODE_X2APIC ? "wrmsr" : "mmio+wait-idle", ICR_U, dropped,
+		      c->mode == APIC_MODE_X2APIC ? "wrmsr" : "mmio+wait-idle", u, dropped,
 		      t_u2u_overhead_text());
 	t_budget_note(t, name, ran, plan->n);
 	t_check(t, k > 0, "%s: no usable trial", name);
@@ -409,6 +466,7 @@ TEST_EXQ(ipi, icr_cost, 0, 0, 10, false)
 		return;
 	if (!plan.np)
 		return (void)t_fail(t, "no partner");
+	quick_configs(t, &plan, 1, 1);
 	for_each_config(t, &plan, false, icr_cost_fence, &plan.cpu[0]);
 }
 
@@ -424,28 +482,20 @@ struct throughput_ctx {
 };
 static struct throughput_ctx throughput;
 /* quick without iters= (a time budget): the throughput window, and the
- * rates in the boot APIC mode without fences only (quick_modes).  Under
+ * rates in the boot APIC mode without fences only (quick_configs).  Under
  * an emulator a configuration costs host time slices beyond its window
  * (QEMU TCG, 4 vCPUs on 2 host cores: 20-70 ms for a 5 ms window,
  * 100-200 ms in xAPIC mode, whose MMIO takes QEMU's global lock); on
- * hardware 2 ms still holds thousands of calls.  The other mode and the
- * fence are still measured by oneway, roundtrip and icr_cost. */
+ * hardware 2 ms still holds thousands of calls.  The same host slices are
+ * why quick also takes fewer CPUs: every CPU of a throughput run spins
+ * (sending, or waiting for the window to close), so with more of them
+ * than host cores a call waits for its partner's vCPU to be scheduled,
+ * and the run outlasts its window many times over.  quick: mesh one pair
+ * (the metric's pairs= says so), many_to_one up to QUICK_SENDERS
+ * senders (senders=). */
 #define QUICK_WINDOW_MS	2
-
-static void quick_modes(struct test_ctx *t, struct pair_plan *plan)
-{
-	if (!t->quick_end_tsc)
-		return;
-	if (plan->nm > 1)
-		t_diag(t, "budget: rates in %s mode %s only; %s mode and %s not measured (quick budget)",
-		       apic_mode_name(plan->modes[0]), fence_name[0], apic_mode_name(plan->modes[1]),
-		       fence_name[1]);
-	else
-		t_diag(t, "budget: rates %s only; %s not measured (quick budget)", fence_name[0],
-		       fence_name[1]);
-	plan->nm = 1;
-	plan->nf = 1;
-}
+#define QUICK_PAIRS	1
+#define QUICK_SENDERS	2
 
 static void throughput_worker(void *arg)
 {
@@ -551,9 +601,9 @@ TEST(ipi, mesh)
 		return;
 	throughput.count = t_alloc(t, plat_ncpus() * sizeof(uint64_t));
 	plan.nm = modes_to_run(t, plan.modes);
-	quick_modes(t, &plan);
+	quick_configs(t, &plan, 1, 1);
 	/* Disjoint pairs of consecutive online CPUs, bounded. */
-	unsigned n = plat_online_cpus(list, 2 * MAX_PAIRS) & ~1u;
+	unsigned n = plat_online_cpus(list, 2 * (t->quick_end_tsc ? QUICK_PAIRS : MAX_PAIRS)) & ~1u;
 
 	for (unsigned i = 0; i < n; i += 2) {
 		part[list[i]] = list[i + 1];
@@ -588,15 +638,17 @@ TEST(ipi, many_to_one)
 		return;
 	throughput.count = t_alloc(t, plat_ncpus() * sizeof(uint64_t));
 	plan.nm = modes_to_run(t, plan.modes);
-	quick_modes(t, &plan);
+	quick_configs(t, &plan, 1, 1);
 	unsigned ns = 0;
-	/* Senders: a uniform sample of up to MAX_M2O other CPUs. */
+	/* Senders: a uniform sample of up to MAX_M2O other CPUs (quick:
+	 * QUICK_SENDERS, above). */
 	static const enum cpu_rel rels[] = { REL_SMT_SIBLING, REL_SAME_PACKAGE, REL_OTHER_PACKAGE };
-	unsigned per = MAX_M2O / 3 + 1;
+	unsigned most = t->quick_end_tsc ? QUICK_SENDERS : MAX_M2O;
+	unsigned per = t->quick_end_tsc ? most : MAX_M2O / 3 + 1;
 
-	for (unsigned r = 0; r < 3 && ns < MAX_M2O; r++)
+	for (unsigned r = 0; r < 3 && ns < most; r++)
 		ns += plat_cpus_with_relation(0, rels[r], list + 1 + ns,
-					      per < MAX_M2O - ns ? per : MAX_M2O - ns, &t->rng);
+					      per < most - ns ? per : most - ns, &t->rng);
 	list[0] = 0;
 	part[0] = ~0u;
 	receivers[0].n = ns;

@@ -143,6 +143,25 @@ TEST(pmu, counts_beside)
 	uint64_t a[sizeof(ev) / sizeof(ev[0])], b[sizeof(ev) / sizeof(ev[0])], d[sizeof(ev) / sizeof(ev[0])];
 	char why[240], extra[300];
 	size_t bytes = t->quick ? 1u << 18 : 1u << 20;
+	/* Opened before the buffer exists: only the reads around the window
+	 * below count, so where the open happens changes no number. */
+	unsigned k = plat_counters_open(ev, nev, counting, why, sizeof(why));
+
+	/* quick: with no event counting, the measurement cannot carry counts
+	 * (this case's subject) and the case skips; it skips before the
+	 * buffer, which under a hypervisor that emulates ring 0 costs the
+	 * better part of a second (zeroing 256 KiB at some MB/s, then three
+	 * passes of 32768 emulated stores).  The "pmu=none" wording is still
+	 * checked.  Full runs still time the buffer with pmu=none. */
+	if (!k && t->quick_end_tsc) {
+		plat_counters_close();
+		for (unsigned i = 0; i < nev; i++)
+			d[i] = 0;
+		plat_counts_format(extra, sizeof(extra), ev, nev, counting, d);
+		t_check(t, !strcmp(extra, "pmu=none"), "no counters, yet the extra fields say '%s'", extra);
+		t_skip(t, "measurement carries no counts: %s (quick: buffer not timed)", why);
+		return;
+	}
 	volatile uint64_t *buf = t_alloc(t, bytes);
 
 	/* Touch every page first (t_alloc's pages may be populated on
@@ -152,7 +171,6 @@ TEST(pmu, counts_beside)
 		buf[i] = 0;
 	for (size_t i = 0; i < bytes / 8; i++)
 		buf[i] = ~i;
-	unsigned k = plat_counters_open(ev, nev, counting, why, sizeof(why));
 	bool ok = !k || plat_counters_read(a);
 	uint64_t t0 = lfence_rdtsc();
 
