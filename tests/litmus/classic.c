@@ -46,13 +46,17 @@ static bool run_litmus(struct test_ctx *t, enum test test, enum variant v, enum 
 			 (unsigned long long)n, (unsigned long long)l->tally.iters,
 			 d.forbidden ? (n ? " (FORBIDDEN, seen)" : " (forbidden)") : "");
 	}
+	/* quick without iters=: a control the budget cut short says so */
+	bool cut = t->quick_end_tsc && lit_cut(l);
+
 	if (d.forbidden)
 		t_check(t, n == 0, "%s: forbidden outcome %s observed %llu times in %llu iterations env=%s",
 			what, name, (unsigned long long)n, (unsigned long long)l->tally.iters, plat_env());
 	else if (d.control)
-		t_diag(t, "%s: negative control %s (%s seen %llu times in %llu iterations) env=%s", what,
-		       n ? "FIRED" : "did not fire", name, (unsigned long long)n,
-		       (unsigned long long)l->tally.iters, plat_env());
+		t_diag(t, "%s: negative control %s (%s seen %llu times in %llu iterations%s) env=%s", what,
+		       n ? "FIRED" : cut ? "not observed" : "did not fire", name,
+		       (unsigned long long)n, (unsigned long long)l->tally.iters,
+		       !n && cut ? "; cut short by the quick budget: no verdict" : "", plat_env());
 	else
 		t_diag(t, "%s: allowed outcome %s seen %llu times in %llu iterations env=%s", what, name,
 		       (unsigned long long)n, (unsigned long long)l->tally.iters, plat_env());
@@ -64,6 +68,7 @@ void lit_case_sb(struct test_ctx *t)
 	struct litmus_tally sym, asym;
 	bool have_sym, have_asym;
 
+	lit_plan(15);	/* 7 here, 8 WRMSR runs (lit_sb_wrmsr) */
 	/* the classic variants, balanced start with own resets */
 	run_litmus(t, T_SB, V_NOFENCE, V_NOFENCE, LITMUS_RESET_OWN, "nofence", (struct outcome_def){ SB_RELAXED, false, true }, NULL);
 	run_litmus(t, T_SB, V_MFENCE, V_NOFENCE, LITMUS_RESET_OWN, "mfence", (struct outcome_def){ SB_RELAXED, true, false }, NULL);
@@ -83,12 +88,15 @@ void lit_case_sb(struct test_ctx *t)
 			       (struct outcome_def){ SB_RELAXED, false, true }, &asym);
 	const struct litmus_tally *cs = have_sym ? &sym : NULL, *ca = have_asym ? &asym : NULL;
 	lit_sb_wrmsr(t, cs, ca);
+	lit_plan_note(t);
 }
 
 void lit_case_mp(struct test_ctx *t)
 {
+	lit_plan(2);
 	run_litmus(t, T_MP, V_WB, V_NOFENCE, LITMUS_RESET_OWN, "wb", (struct outcome_def){ MP_STALE, true, false }, NULL);
 	run_litmus(t, T_MP, V_CONTROL, V_NOFENCE, LITMUS_RESET_OWN, "swapped_reads", (struct outcome_def){ MP_STALE, false, true }, NULL);
+	lit_plan_note(t);
 }
 
 void lit_case_mp_nt(struct test_ctx *t)
@@ -102,8 +110,10 @@ void lit_case_mp_nt(struct test_ctx *t)
 		t_skip(t, "%s", lacks);
 		return;
 	}
+	lit_plan(2);
 	run_litmus(t, T_MP_NT, V_NT_NOFENCE, V_NOFENCE, LITMUS_RESET_OWN, "nofence", (struct outcome_def){ MP_STALE, false, false }, NULL);
 	run_litmus(t, T_MP_NT, V_NT_SFENCE, V_NOFENCE, LITMUS_RESET_OWN, "sfence", (struct outcome_def){ MP_STALE, true, false }, NULL);
+	lit_plan_note(t);
 }
 
 void lit_case_iriw(struct test_ctx *t)
@@ -114,6 +124,8 @@ void lit_case_iriw(struct test_ctx *t)
 		t_skip(t, "IRIW needs 4 CPUs, %u online", plat_other_cpus(others, 3) + 1);
 		return;
 	}
+	lit_plan(2);
 	run_litmus(t, T_IRIW, V_PLAIN, V_NOFENCE, LITMUS_RESET_OWN, "plain", (struct outcome_def){ IRIW_SPLIT, true, false }, NULL);
 	run_litmus(t, T_IRIW, V_CONTROL, V_NOFENCE, LITMUS_RESET_OWN, "swapped_reads", (struct outcome_def){ IRIW_SPLIT, false, true }, NULL);
+	lit_plan_note(t);
 }

@@ -253,17 +253,23 @@ static void LIT_HOT_PAGE lit_thread(void *arg)
 		if (!lbar_wait(l, i, true))
 			return;
 		mine->start = rdtsc();
-		if (l->stop)	/* written by CPU 0 before it arrived */
-			return;
+		if (i == 0 && tid == 0 && l->stop_rel)	/* quick: from the first release */
+			l->stop_tsc = mine->start + l->stop_rel;
 		spin(rng_below(&rng, SKEW_MAX));
 		body(l, tid, mine->r);
+		/* CPU 0 decides before the end barrier (its instructions under
+		 * test are done) whether this iteration is the last, so that
+		 * everybody leaves after it without one more barrier round:
+		 * under an emulator on fewer host cores than vCPUs each round
+		 * waits for host time slices */
+		if (tid == 0 && rdtsc() > l->stop_tsc)
+			l->stop = 1;
 		if (!lbar_wait(l, i, false))
 			return;
-		if (tid == 0) {
+		if (tid == 0)
 			record(l, (unsigned)(i & 1));
-			if (rdtsc() > l->stop_tsc)
-				l->stop = 1;
-		}
+		if (l->stop)
+			return;
 	}
 }
 
@@ -284,10 +290,86 @@ void lit_metric_tail(struct test_ctx *t, const struct lit *l, const char *what, 
 					 (unsigned long long)l->start.first[i]);
 	rl_snprintf(buf, size, "start=%s,tsc-release balance=%s late=%llu first=%s env=%s",
 		    litmus_reset_name(l->reset), bal, (unsigned long long)l->start.late, first, plat_env());
-	if (strcmp(bal, "balanced") != 0)
+	/* quick: a start judged on too few iterations says only that (the
+	 * ties and lateness of a handful mean nothing; each line is ~10 ms
+	 * of console under a KVM that emulates ring 0) */
+	if (t->quick_end_tsc && !strcmp(bal, "too-few"))
+		t_diag(t, "%s: start %s: %s", what, bal, why);
+	else if (strcmp(bal, "balanced") != 0)
 		t_diag(t, "%s: start %s: %s; ties %llu, worst lateness %llu ns env=%s", what, bal, why,
 		       (unsigned long long)l->start.ties,
 		       (unsigned long long)plat_cycles_to_ns(l->start.max_late), plat_env());
+}
+
+/* quick without iters=: the case's runs still to come and what the
+ * budget cut (lit_plan) */
+static struct {
+	unsigned left, runs, cut;
+	uint64_t done, planned;
+	uint64_t credit;	/* TSC cycles the negative controls ran: not the others' */
+} plan;
+
+void lit_plan(unsigned runs)
+{
+	plan.left = runs;
+	plan.runs = plan.cut = 0;
+	plan.done = plan.planned = 0;
+	plan.credit = 0;
+}
+
+void lit_plan_skip(void)
+{
+	if (plan.left)
+		plan.left--;
+}
+
+void lit_plan_note(struct test_ctx *t)
+{
+	char what[96];
+
+	if (!plan.cut)
+		return;
+	rl_snprintf(what, sizeof(what), "%u of %u runs cut short (each metric's iters= is its n)",
+		    plan.cut, plan.runs);
+	t_budget_note(t, what, plan.done, plan.planned);
+}
+
+bool lit_cut(const struct lit *l)
+{
+	return l->tally.iters < l->iters;
+}
+
+/* The time cap of this run: cap_ms of TSC from t0; or, in quick without
+ * iters=, stop_rel cycles from the first release (when every thread is
+ * in: waking the other vCPUs can take milliseconds on a busy host), this
+ * run's equal share of what is left of the case's quick sample budget.
+ * A two-thread negative control gets at least CAP_QUICK_CONTROL_MS, and
+ * the time it ran is not taken from the others' budget (plan.credit).
+ * Every run completes at least one iteration (the stop is tested after
+ * each), so a spent budget still gives one honest sample. */
+static uint64_t stop_instant(const struct test_ctx *t, const struct spec *sp, uint64_t t0,
+			     uint64_t *cap_ms, uint64_t *stop_rel)
+{
+	struct plat_mem_info mi;
+
+	plat_mem_info(&mi);
+	*stop_rel = 0;
+	*cap_ms = mi.ring0 && plat_under_emulator() ? CAP_QUICK_MS : CAP_FULL_MS;
+	if (!t->quick_end_tsc) {
+		if (t->quick)
+			*cap_ms = CAP_QUICK_MS;
+		return t0 + plat_ns_to_cycles(*cap_ms * 1000000ull);
+	}
+	unsigned left = plan.left ? plan.left : 1;
+	uint64_t end = t->quick_end_tsc + plan.credit;
+	uint64_t share = end > t0 ? (end - t0) / left : 0;
+	uint64_t floor = plat_ns_to_cycles(CAP_QUICK_CONTROL_MS * 1000000ull);
+
+	if (sp->d.control && sp->test != T_IRIW && share < floor)
+		share = floor;
+	*cap_ms = plat_cycles_to_ns(share) / 1000000 + 1;
+	*stop_rel = share ? share : 1;
+	return UINT64_MAX;	/* set at the first release */
 }
 
 bool lit_run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
@@ -298,6 +380,7 @@ bool lit_run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 	unsigned got = plat_other_cpus(others, want - 1);
 
 	if (got + 1 < want) {
+		lit_plan_skip();
 		t_skip(t, "needs %u CPUs, %u online", want, got + 1);
 		return false;
 	}
@@ -326,20 +409,12 @@ bool lit_run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 	litmus_tally_init(&l->tally, test == T_IRIW ? 4 : 2);
 	litmus_start_init(&l->start, want);
 	int st[MAX_THREADS];
-	uint64_t t0 = lfence_rdtsc();
+	uint64_t t0 = lfence_rdtsc(), cap_ms;
 
-	/* a fixed count, capped in time (an emulator on a busy host) */
-	struct plat_mem_info mi;
-
-	plat_mem_info(&mi);
-	uint64_t cap_ms = mi.ring0 && plat_under_emulator() ? CAP_QUICK_MS : CAP_FULL_MS;
-
-	if (t->quick_end_tsc)
-		cap_ms = test == T_IRIW ? CAP_QUICK_IRIW_MS :
-			 sp->d.control ? CAP_QUICK_CONTROL_MS : CAP_QUICK_PLAIN_MS;
-	else if (t->quick)
-		cap_ms = CAP_QUICK_MS;
-	l->stop_tsc = t0 + plat_ns_to_cycles(cap_ms * 1000000ull);
+	/* a fixed count, capped in time (an emulator on a busy host; in
+	 * quick, the case's budget) */
+	l->stop_tsc = stop_instant(t, sp, t0, &cap_ms, &l->stop_rel);
+	lit_plan_skip();
 	int rc = plat_call_many(cpus, want, lit_thread, l,
 				BARRIER_TIMEOUT_US / 1000 + cap_ms + 10000, st);
 	uint64_t us = (lfence_rdtsc() - t0) * 1000000 / plat_tsc_hz();
@@ -354,10 +429,20 @@ bool lit_run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 		       sp->what, BARRIER_TIMEOUT_US / 1000, (unsigned long long)l->abort_iter);
 		return false;
 	}
-	if (l->tally.iters < l->iters)
-		t_diag(t, "%s: stopped by the time cap after %llu of %llu iterations (%llu us)%s", sp->what,
+	if (t->quick_end_tsc) {
+		/* one line for the case (lit_plan_note): the metric's iters=
+		 * is this run's n */
+		if (sp->d.control && sp->test != T_IRIW)
+			plan.credit += lfence_rdtsc() - t0;
+		plan.runs++;
+		plan.cut += lit_cut(l);
+		plan.done += l->tally.iters;
+		plan.planned += l->iters;
+	} else if (lit_cut(l)) {
+		t_diag(t, "%s: stopped by the time cap after %llu of %llu iterations (%llu us)", sp->what,
 		       (unsigned long long)l->tally.iters, (unsigned long long)l->iters,
-		       (unsigned long long)us, t->quick_end_tsc ? " (quick budget)" : "");
+		       (unsigned long long)us);
+	}
 	t_check(t, l->tally.iters > 0, "%s: no iteration completed", sp->what);
 	t_check(t, l->tally.invalid == 0,
 		"%s: %llu iterations read a value other than 0 or 1 (harness broken)", sp->what,

@@ -70,6 +70,7 @@ static struct judged run_wrmsr(struct test_ctx *t, enum variant va, enum msr_kin
 	if (!no && both && !lit_msr_value(k, b, &v[1], why, sizeof(why)))
 		no = why;
 	if (no) {
+		lit_plan_skip();
 		t_diag(t, "litmus.sb.%s: SKIP %s env=%s", j.what, no, plat_env());
 		return j;
 	}

@@ -11,6 +11,13 @@ char spec_overhead_text[120];
 
 void spec_say_env(struct test_ctx *t)
 {
+	static bool said;
+
+	/* quick: once a run (every metric carries env= too; the line is
+	 * ~30 ms of console under a KVM that emulates ring 0) */
+	if (t->quick_end_tsc && said)
+		return;
+	said = true;
 	if (plat_under_emulator())
 		t_conclude(t, "WRMSRs and VERW may be VM exits or emulated here: these costs are those of %s, not the CPU's",
 			   plat_env());
@@ -44,4 +51,55 @@ size_t spec_iters(struct test_ctx *t)
 uint64_t *spec_samples(struct test_ctx *t, size_t n)
 {
 	return t_alloc(t, n * sizeof(uint64_t));
+}
+
+static struct {
+	bool on;
+	unsigned left, runs, cut;
+	uint64_t end_case, done, planned;
+} budget;
+
+void spec_budget_begin(struct test_ctx *t, unsigned measurements)
+{
+	budget.on = t->quick_end_tsc != 0;
+	budget.end_case = t->quick_end_tsc;
+	budget.left = measurements;
+	budget.runs = budget.cut = 0;
+	budget.done = budget.planned = 0;
+}
+
+void spec_budget_skip(void)
+{
+	if (budget.left)
+		budget.left--;
+}
+
+uint64_t spec_budget_end(void)
+{
+	if (!budget.on)
+		return 0;
+	uint64_t now = lfence_rdtsc(), left = budget.left ? budget.left : 1;
+
+	/* a spent budget: "now", so the measurement takes its minimum */
+	return budget.end_case > now ? now + (budget.end_case - now) / left : now;
+}
+
+void spec_budget_took(size_t done, size_t planned)
+{
+	spec_budget_skip();
+	budget.runs++;
+	budget.cut += done < planned;
+	budget.done += done;
+	budget.planned += planned;
+}
+
+void spec_budget_note(struct test_ctx *t)
+{
+	char what[96];
+
+	if (!budget.cut)
+		return;
+	rl_snprintf(what, sizeof(what), "%u of %u measurements cut short (each metric's n= is its count)",
+		    budget.cut, budget.runs);
+	t_budget_note(t, what, budget.done, budget.planned);
 }

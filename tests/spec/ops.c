@@ -44,16 +44,17 @@ static void spec_ctrl_body(struct test_ctx *t, void *p)
 
 	/* same value: what a host pays when guest and host values agree and
 	 * the write is still done */
-	sample_op(r->s, r->n, op_spec_ctrl_same, &cur);
-	t_metric_dist(t, "same_value", r->s, r->n, "cycles", "value=0x%llx env=%s %s " METHOD,
+	size_t k = sample_op(r->s, r->n, op_spec_ctrl_same, &cur);
+
+	t_metric_dist(t, "same_value", r->s, k, "cycles", "value=0x%llx env=%s %s " METHOD,
 		      (unsigned long long)cur, plat_env(), spec_overhead_text);
-	spec_answer_cost(t, "same_value", "SPEC_CTRL write of the same value", r->s, r->n);
+	spec_answer_cost(t, "same_value", "SPEC_CTRL write of the same value", r->s, k);
 	wrmsr(MSR_IA32_SPEC_CTRL, r->a);
-	sample_op(r->s, r->n, op_spec_ctrl_toggle, r);
-	t_metric_dist(t, "toggle", r->s, r->n, "cycles", "values=0x%llx,0x%llx bits=%s env=%s %s " METHOD,
+	k = sample_op(r->s, r->n, op_spec_ctrl_toggle, r);
+	t_metric_dist(t, "toggle", r->s, k, "cycles", "values=0x%llx,0x%llx bits=%s env=%s %s " METHOD,
 		      (unsigned long long)r->a, (unsigned long long)r->b, r->what, plat_env(),
 		      spec_overhead_text);
-	spec_answer_cost(t, "toggle", "SPEC_CTRL toggle", r->s, r->n);
+	spec_answer_cost(t, "toggle", "SPEC_CTRL toggle", r->s, k);
 	/* the toggle really changed the register */
 	uint64_t now = rdmsr(MSR_IA32_SPEC_CTRL);
 	uint64_t other = r->last == r->a ? r->b : r->a;
@@ -80,6 +81,7 @@ void spec_case_spec_ctrl(struct test_ctx *t)
 		return;
 	spec_say_env(t);
 	spec_measure_overhead();
+	spec_budget_begin(t, 2);
 	spec_ctrl_pair(spec_saved_value(MSR_IA32_SPEC_CTRL), &r.a, &r.b, &r.what);
 	char bhi[40];
 
@@ -88,6 +90,7 @@ void spec_case_spec_ctrl(struct test_ctx *t)
 	       (unsigned long long)r.b, plat_cpu_info()->bhi_ctrl ? "enumerated" : "not enumerated (",
 	       plat_cpu_info()->bhi_ctrl ? "" : bhi, plat_cpu_info()->bhi_ctrl ? "" : ")");
 	spec_guarded(t, spec_ctrl_body, &r, EXPECT_RETURN);
+	spec_budget_note(t);
 }
 
 /* ---- bhb_clear ---- */
@@ -121,6 +124,7 @@ void spec_case_bhb_clear(struct test_ctx *t)
 
 	spec_say_env(t);
 	spec_measure_overhead();
+	spec_budget_begin(t, 2);
 	/* hardware counts beside the timing, over all n runs (pmu=none where
 	 * there is no PMU) */
 	static const enum plat_event ev[2] = { PLAT_EV_CYCLES, PLAT_EV_INSTRUCTIONS };
@@ -134,11 +138,8 @@ void spec_case_bhb_clear(struct test_ctx *t)
 			       plat_counters_read(c0);
 
 		struct bhb_run r = { want, 0, 0 };
+		size_t k = which ? sample_op(s, n, op_bhb_long, &r) : sample_op(s, n, op_bhb_short, &r);
 
-		if (which)
-			sample_op(s, n, op_bhb_long, &r);
-		else
-			sample_op(s, n, op_bhb_short, &r);
 		bad = r.bad;
 		got = r.got;
 		if (counted && plat_counters_read(c1))
@@ -148,17 +149,18 @@ void spec_case_bhb_clear(struct test_ctx *t)
 		plat_counters_close();
 		plat_counts_format(counts, sizeof(counts), ev, 2, counting, cd);
 		if (which) {
-			t_metric_dist(t, "long_12x7", s, n, "cycles", "inner_iterations=%u env=%s %s %s pmu_window=all-runs " METHOD,
+			t_metric_dist(t, "long_12x7", s, k, "cycles", "inner_iterations=%u env=%s %s %s pmu_window=all-runs " METHOD,
 				      want, plat_env(), spec_overhead_text, counts);
-			spec_answer_cost(t, "long_12x7", "BHB clear (long, 12x7)", s, n);
+			spec_answer_cost(t, "long_12x7", "BHB clear (long, 12x7)", s, k);
 		} else {
-			t_metric_dist(t, "short_5x5", s, n, "cycles", "inner_iterations=%u env=%s %s %s pmu_window=all-runs " METHOD,
+			t_metric_dist(t, "short_5x5", s, k, "cycles", "inner_iterations=%u env=%s %s %s pmu_window=all-runs " METHOD,
 				      want, plat_env(), spec_overhead_text, counts);
-			spec_answer_cost(t, "short_5x5", "BHB clear (short, 5x5)", s, n);
+			spec_answer_cost(t, "short_5x5", "BHB clear (short, 5x5)", s, k);
 		}
 		t_check(t, bad == 0, "%s loop: %u of %zu runs returned %u inner iterations, expected %u",
-			which ? "long" : "short", bad, n, got, want);
+			which ? "long" : "short", bad, k, got, want);
 	}
+	spec_budget_note(t);
 }
 
 /* ---- tsx_abort ---- */
@@ -193,15 +195,17 @@ void spec_case_tsx_abort(struct test_ctx *t)
 
 	spec_say_env(t);
 	spec_measure_overhead();
+	spec_budget_begin(t, 1);
 	struct tsx_run r = { 0, 0 };
 
-	sample_op(s, n, op_tsx_abort, &r);
+	n = sample_op(s, n, op_tsx_abort, &r);
 	odd = r.odd;
 	st = r.last;
 	t_metric_dist(t, "xbegin_xabort", s, n, "cycles", "odd_status=%zu env=%s %s " METHOD,
 		      odd, plat_env(), spec_overhead_text);
 	spec_answer_cost(t, "xbegin_xabort", "TSX abort", s, n);
 	t_check(t, odd * 10 <= n, "%zu of %zu aborts were not our XABORT 0xff (last status 0x%x)", odd, n, st);
+	spec_budget_note(t);
 }
 
 /* ---- verw ---- */
@@ -223,7 +227,8 @@ void spec_case_verw(struct test_ctx *t)
 
 	spec_say_env(t);
 	spec_measure_overhead();
-	sample_op(s, n, op_verw, &notz);
+	spec_budget_begin(t, 1);
+	n = sample_op(s, n, op_verw, &notz);
 	t_metric_dist(t, "verw_kernel_ds", s, n, "cycles", "selector=0x%x env=%s %s " METHOD,
 		      KERNEL_DS, plat_env(), spec_overhead_text);
 	spec_answer_cost(t, "verw_kernel_ds", "VERW", s, n);
@@ -231,6 +236,7 @@ void spec_case_verw(struct test_ctx *t)
 		KERNEL_DS, notz);
 	/* negative control: the code selector is not writable, ZF must be 0 */
 	t_check(t, !verw(KERNEL_CS), "control: VERW of the code selector 0x%x set ZF", KERNEL_CS);
+	spec_budget_note(t);
 }
 
 /* ---- ibpb and l1d_flush: command MSRs, nothing to restore ---- */
@@ -261,9 +267,10 @@ static void command_msr(struct test_ctx *t, uint32_t msr, uint64_t cmd, const ch
 		     msr, (unsigned long long)cmd, r.vector))
 		return;
 	spec_measure_overhead();
+	spec_budget_begin(t, 1);
 	struct command_op op = { msr, cmd };
 
-	sample_op(s, n, op_command, &op);
+	n = sample_op(s, n, op_command, &op);
 	t_metric_dist(t, what, s, n, "cycles", "msr=0x%x value=0x%llx env=%s %s " METHOD, msr,
 		      (unsigned long long)cmd, plat_env(), spec_overhead_text);
 	spec_answer_cost(t, what, msr == MSR_IA32_PRED_CMD ? "IBPB" : "L1D flush", s, n);
@@ -271,6 +278,7 @@ static void command_msr(struct test_ctx *t, uint32_t msr, uint64_t cmd, const ch
 	r = wrmsr_safe(msr, 1ull << 63);
 	t_check(t, r.vector == X86_TRAP_GP, "control: WRMSR 0x%x with reserved bit 63 gave vector %d, expected #GP (%d)",
 		msr, r.vector, X86_TRAP_GP);
+	spec_budget_note(t);
 }
 
 void spec_case_ibpb(struct test_ctx *t)
