@@ -185,6 +185,14 @@ static void run_deferred(struct test_ctx *t)
 	}
 }
 
+void t_budget_restart(struct test_ctx *t, unsigned ms)
+{
+	t->budget_ms = ms;
+	t->deadline_tsc = lfence_rdtsc() + plat_ms_to_cycles(ms);
+	nmi_watch_case_begin(t->deadline_tsc);
+	watchdog_arm(t->deadline_tsc);
+}
+
 void plat_run_case(struct test_ctx *t)
 {
 	struct percpu *c = this_cpu();

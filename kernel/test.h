@@ -246,6 +246,12 @@ bool t_defer(struct test_ctx *t, t_defer_fn fn, void *arg);
  * case that must check the restore before it reports). */
 void t_defer_run(struct test_ctx *t);
 
+/* The case's hard budget ends ms from now instead (the watchdog and the
+ * NMI watch re-armed; what t_expired() tests moves with it), for a case
+ * whose point is to overrun it: its set-up, and a host stall in it, then
+ * do not count.  Ring 0 only (kernel/case_run.c). */
+void t_budget_restart(struct test_ctx *t, unsigned ms);
+
 /* ---- one overhead-removal helper for timing brackets ----
  * The timing bracket's own cost on the calling CPU: the median of n empty
  * brackets of the given reader pair (T_BRACKET_LFENCE: lfence_rdtsc() ..

@@ -93,6 +93,9 @@ uint64_t *spec_samples(struct test_ctx *t, size_t n);
  * case if any was cut (each metric's n= is its count).  Outside that
  * mode the shares are 0 and every measurement takes all n. */
 #define SPEC_MIN_SAMPLES	8
+/* quick: restore_after_timeout overruns a budget of this many ms, re-armed
+ * once its MSR is changed */
+#define SPEC_QUICK_OVERRUN_MS	20
 void spec_budget_begin(struct test_ctx *t, unsigned measurements);
 void spec_budget_skip(void);
 uint64_t spec_budget_end(void);
