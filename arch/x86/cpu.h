@@ -95,16 +95,6 @@ static inline void outb(uint16_t port, uint8_t v)
 	__asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port));
 }
 
-/* OUTS with REP: n bytes from buf to one port, as n OUTs would write
- * them (the port does not advance; SDM vol. 2B "OUTS").  A hypervisor
- * that traps port I/O can hand the whole string to its device model in
- * one exit, where n OUTs cost n exits; the direction flag is clear in
- * this kernel (the SysV ABI). */
-static inline void outsb(uint16_t port, const void *buf, unsigned long n)
-{
-	__asm__ volatile("rep outsb" : "+S"(buf), "+c"(n) : "d"(port) : "memory");
-}
-
 static inline void outw(uint16_t port, uint16_t v)
 {
 	__asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port));

@@ -31,6 +31,7 @@ PORTS = {
 PORT_FUNCS = {
     "uart_init": "16550 UART registers (COM1-4, or console=io:0xNNN)",
     "uart_write": "16550 UART transmit holding register",
+    "crtc_answers": "VGA CRT controller index 0x3D4 (the text-mirror probe; restored)",
     "_start32.send": "COM1 transmit register (early 32-bit error message)",
     "machine_exit": "reset control register 0xcf9 (exit=reboot)",
 }
