@@ -17,6 +17,8 @@
  * cost metrics say theirs: t_u2u_overhead_text()). */
 #include "kernel/test.h"
 #include "lib/printf.h"
+#include "lib/stats.h"
+#include "lib/string.h"
 
 SUITE_HOSTED(rdtsc, 90, "cost and back-to-back resolution of each way to read the TSC");
 
@@ -70,11 +72,61 @@ static bool available(enum tsc_reader r, char *why, size_t size)
 	return false;
 }
 
+static void free_big(struct test_ctx *t, void *p)
+{
+	(void)t;
+	plat_free_big(p);
+}
+
+/* Sample memory, unzeroed (every slot is written before it is read):
+ * where every ring-0 store is emulated, zeroing resolution's 40 KB took
+ * 25 ms.  Released when the case ends, so that no later case's
+ * plat_alloc_big() releases a stale one. */
+static uint64_t *alloc_samples(struct test_ctx *t, size_t n)
+{
+	uint64_t *p = plat_alloc_big(n * sizeof(uint64_t), NULL, 0);
+
+	if (!p)
+		t_abort(t, "no memory for %zu bytes", n * sizeof(uint64_t));
+	t_defer(t, free_big, p);
+	return p;
+}
+
+/* quick without iters=: the end of the next reader's equal share of what
+ * is left of the case's quick budget, `left` readers to go; 0 outside
+ * quick or with iters=. */
+static uint64_t share_end(const struct test_ctx *t, unsigned left)
+{
+	uint64_t now = lfence_rdtsc();
+
+	if (!t->quick_end_tsc || !left)
+		return 0;
+	return t->quick_end_tsc > now ? now + (t->quick_end_tsc - now) / left : now;
+}
+
+static unsigned count_available(void)
+{
+	unsigned k = 0;
+	char why[80];
+
+	for (unsigned i = 0; i < TSC_NREADERS; i++)
+		k += available((enum tsc_reader)i, why, sizeof(why));
+	return k;
+}
+
+/* quick without iters=: trials per chunk, the first chunk always runs:
+ * four, enough for a median and the "more than half usable" check.  A
+ * hypervisor that emulates every ring-0 instruction takes ~4 us a read
+ * (a trial's 3U reads ~1 ms; CPUID;RDTSC far more), where 100 trials of
+ * every reader were 0.9 s. */
+#define COST_CHUNK	4
+
 TEST(rdtsc, cost)
 {
 	size_t trials = (size_t)t_iters(t, 2000, 100);
-	uint64_t *c = t_alloc(t, trials * sizeof(uint64_t));
-	unsigned measured = 0;
+	uint64_t *c = alloc_samples(t, trials);
+	unsigned measured = 0, left = count_available();
+	size_t fewest = trials;
 
 	for (unsigned i = 0; i < TSC_NREADERS; i++) {
 		const char *name = tsc_readers[i].name;
@@ -84,23 +136,45 @@ TEST(rdtsc, cost)
 			t_diag(t, "%s not measured: %s", name, why);
 			continue;
 		}
-		size_t dropped;
-		size_t k = t_u2u(variants[i].loop, NULL, U, trials, c, &dropped);
+		size_t dropped = 0, ran = trials, k = 0;
+		uint64_t end = share_end(t, left--);
 
+		if (!end) {
+			k = t_u2u(variants[i].loop, NULL, U, trials, c, &dropped);
+		} else {
+			for (ran = 0; ran < trials;) {
+				size_t step = trials - ran < COST_CHUNK ? trials - ran : COST_CHUNK, d;
+
+				k += t_u2u(variants[i].loop, NULL, U, step, c + k, &d);
+				dropped += d;
+				ran += step;
+				if (lfence_rdtsc() >= end)
+					break;
+			}
+		}
+		if (ran < fewest)
+			fewest = ran;
 		t_metric_dist(t, name, c, k, "cycles", "method=u2u u=%d unroll=4 dropped=%zu %s", U,
 			      dropped, t_u2u_overhead_text());
-		t_check(t, k > trials / 2, "%s: only %zu of %zu trials usable", name, k, trials);
+		t_check(t, k > ran / 2, "%s: only %zu of %zu trials usable", name, k, ran);
 		measured++;
 	}
+	/* one line for all readers (each metric's n says its own count):
+	 * where every ring-0 instruction is emulated a line costs ~7 ms */
+	t_budget_note(t, "trials per reader (fewest)", fewest, trials);
 	t_check(t, measured >= 5, "only %u variants could be measured", measured);
 }
 
-#define RES_PROBE	64
+/* quick without iters=: the pairs every reader takes (timed, to size the
+ * rest of its share) */
+#define RES_PROBE	32
 
 TEST(rdtsc, resolution)
 {
 	size_t n = (size_t)t_iters(t, 100000, 5000);
-	uint64_t *d = t_alloc(t, n * sizeof(uint64_t));
+	uint64_t *d = alloc_samples(t, n);
+	unsigned left = count_available();
+	size_t fewest = n;
 
 	for (unsigned i = 0; i < TSC_NREADERS; i++) {
 		const char *name = tsc_readers[i].name;
@@ -109,26 +183,40 @@ TEST(rdtsc, resolution)
 		if (!available((enum tsc_reader)i, why, sizeof(why)))
 			continue;
 		size_t m = n;
+		uint64_t end = share_end(t, left--);
 
 		/* quick without iters=: as many pairs as this reader's share of
-		 * the quick budget holds, timed on a first 64 (a hypervisor that
-		 * traps RDTSC makes each read cost ~100 us) */
-		if (t->quick_end_tsc && n > RES_PROBE) {
-			uint64_t t0 = lfence_rdtsc(), flags = plat_irq_save();
+		 * the quick budget holds, the probe's included.  A pair costs
+		 * its taking, timed on the probe, and its analysis (the count
+		 * below, t_metric_dist's sort and statistics), estimated as
+		 * twice a sort of the probe's pairs: where every ring-0
+		 * instruction is emulated that is ~150 us a pair, 20 times the
+		 * taking, and 500 pairs a reader made the case 0.6 s. */
+		if (end && n > RES_PROBE) {
+			uint64_t cp[RES_PROBE], t0 = lfence_rdtsc(), flags = plat_irq_save();
 
 			variants[i].b2b(d, RES_PROBE);
 			plat_irq_restore(flags);
-			uint64_t per = (lfence_rdtsc() - t0) / RES_PROBE + 1;
-			uint64_t fit = t_quick_budget_cycles(t) / TSC_NREADERS / per;
+			uint64_t t1 = lfence_rdtsc();
 
-			if (fit < m)
-				m = fit > RES_PROBE ? (size_t)fit : RES_PROBE;
+			memcpy(cp, d, sizeof(cp));
+			sort_u64(cp, RES_PROBE);
+			uint64_t t2 = lfence_rdtsc();
+			uint64_t per = (t1 - t0 + 2 * (t2 - t1)) / RES_PROBE + 1;
+			uint64_t fit = end > t2 ? (end - t2) / per : 0;
+
+			m = RES_PROBE + (fit < n - RES_PROBE ? (size_t)fit : n - RES_PROBE);
+			flags = plat_irq_save();
+			variants[i].b2b(d + RES_PROBE, m - RES_PROBE);
+			plat_irq_restore(flags);
+		} else {
+			uint64_t flags = plat_irq_save();
+
+			variants[i].b2b(d, m);
+			plat_irq_restore(flags);
 		}
-		uint64_t flags = plat_irq_save();
-
-		variants[i].b2b(d, m);
-		plat_irq_restore(flags);
-		t_budget_note(t, name, m, n);
+		if (m < fewest)
+			fewest = m;
 		size_t zero = 0, backwards = 0;
 
 		for (size_t k = 0; k < m; k++) {
@@ -143,4 +231,6 @@ TEST(rdtsc, resolution)
 		t_metric_dist(t, name, d, backwards ? 0 : m, "cycles",
 			      "method=back-to-back zero_steps=%zu", zero);
 	}
+	/* one line for all readers (each metric's n says its own count) */
+	t_budget_note(t, "pairs per reader (fewest)", fewest, n);
 }
