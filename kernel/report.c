@@ -252,7 +252,7 @@ void rep_warn(const char *where, const char *fmt, ...)
 }
 
 void rep_metric_dist(const char *name, uint64_t *samples, size_t n, const char *unit,
-		     const char *extra)
+		     const char *extra, bool with_hist)
 {
 	struct stats s;
 	char b[REP_LINE_MAX];
@@ -266,7 +266,7 @@ void rep_metric_dist(const char *name, uint64_t *samples, size_t n, const char *
 		    (unsigned long long)s.stddev, unit, extra && *extra ? " " : "",
 		    extra ? extra : "");
 	emit_line(b);
-	if (n) {
+	if (n && with_hist) {
 		int k = rl_snprintf(b, sizeof(b), "# hist %s unit=%s ", name, unit);
 
 		hist_format(b + k, sizeof(b) - (size_t)k, samples, n, 16);

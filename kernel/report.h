@@ -7,6 +7,7 @@
 #define RINGLAB_KERNEL_REPORT_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "lib/printf.h"
 #include "lib/stats.h"
@@ -32,10 +33,11 @@ void rep_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rep_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rep_warn(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* "# metric <name> n=.. min=.. ... unit=<unit> <extra>" and its "# hist"
- * line; sorts samples in place.  extra may be NULL. */
+/* "# metric <name> n=.. min=.. ... unit=<unit> <extra>" and, with
+ * with_hist, its "# hist" line; sorts samples in place.  extra may be
+ * NULL. */
 void rep_metric_dist(const char *name, uint64_t *samples, size_t n, const char *unit,
-		     const char *extra);
+		     const char *extra, bool with_hist);
 /* "# metric <name> value=<v> unit=<unit> <extra>" */
 void rep_metric_value(const char *name, int64_t value, const char *unit, const char *extra);
 
