@@ -227,6 +227,21 @@ static enum litmus_shape shape_of(enum test t)
 	return t == T_SB ? LITMUS_SHAPE_SB : t == T_IRIW ? LITMUS_SHAPE_IRIW : LITMUS_SHAPE_MP;
 }
 
+/* A negative control past its share without the floor whose start has
+ * been lopsided in every iteration (at least CONTROL_GIVEUP_ITERS): a
+ * thread late at every release, so the two threads' windows never
+ * overlap and the reordering it looks for cannot show (under a KVM that
+ * emulates ring 0, every iteration; the floor only bought time for
+ * nothing).  Called by CPU 0 only; inlined, so that it runs from the
+ * thread's own page (see LIT_HOT_PAGE). */
+#define CONTROL_GIVEUP_ITERS	32
+
+static inline __attribute__((always_inline)) bool lopsided_throughout(const struct lit *l)
+{
+	return l->giveup_tsc && l->tally.iters >= CONTROL_GIVEUP_ITERS &&
+	       l->start.late == l->tally.iters && rdtsc() > l->giveup_tsc;
+}
+
 static void LIT_HOT_PAGE lit_thread(void *arg)
 {
 	struct lit *l = arg;
@@ -253,8 +268,11 @@ static void LIT_HOT_PAGE lit_thread(void *arg)
 		if (!lbar_wait(l, i, true))
 			return;
 		mine->start = rdtsc();
-		if (i == 0 && tid == 0 && l->stop_rel)	/* quick: from the first release */
+		if (i == 0 && tid == 0 && l->stop_rel) {	/* quick: from the first release */
 			l->stop_tsc = mine->start + l->stop_rel;
+			if (l->giveup_rel)
+				l->giveup_tsc = mine->start + l->giveup_rel;
+		}
 		spin(rng_below(&rng, SKEW_MAX));
 		body(l, tid, mine->r);
 		/* CPU 0 decides before the end barrier (its instructions under
@@ -262,7 +280,7 @@ static void LIT_HOT_PAGE lit_thread(void *arg)
 		 * everybody leaves after it without one more barrier round:
 		 * under an emulator on fewer host cores than vCPUs each round
 		 * waits for host time slices */
-		if (tid == 0 && rdtsc() > l->stop_tsc)
+		if (tid == 0 && (rdtsc() > l->stop_tsc || lopsided_throughout(l)))
 			l->stop = 1;
 		if (!lbar_wait(l, i, false))
 			return;
@@ -348,12 +366,12 @@ bool lit_cut(const struct lit *l)
  * Every run completes at least one iteration (the stop is tested after
  * each), so a spent budget still gives one honest sample. */
 static uint64_t stop_instant(const struct test_ctx *t, const struct spec *sp, uint64_t t0,
-			     uint64_t *cap_ms, uint64_t *stop_rel)
+			     uint64_t *cap_ms, uint64_t *stop_rel, uint64_t *giveup_rel)
 {
 	struct plat_mem_info mi;
 
 	plat_mem_info(&mi);
-	*stop_rel = 0;
+	*stop_rel = *giveup_rel = 0;
 	*cap_ms = mi.ring0 && plat_under_emulator() ? CAP_QUICK_MS : CAP_FULL_MS;
 	if (!t->quick_end_tsc) {
 		if (t->quick)
@@ -365,8 +383,10 @@ static uint64_t stop_instant(const struct test_ctx *t, const struct spec *sp, ui
 	uint64_t share = end > t0 ? (end - t0) / left : 0;
 	uint64_t floor = plat_ns_to_cycles(CAP_QUICK_CONTROL_MS * 1000000ull);
 
-	if (sp->d.control && sp->test != T_IRIW && share < floor)
+	if (sp->d.control && sp->test != T_IRIW && share < floor) {
+		*giveup_rel = share ? share : 1;
 		share = floor;
+	}
 	*cap_ms = plat_cycles_to_ns(share) / 1000000 + 1;
 	*stop_rel = share ? share : 1;
 	return UINT64_MAX;	/* set at the first release */
@@ -413,7 +433,7 @@ bool lit_run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 
 	/* a fixed count, capped in time (an emulator on a busy host; in
 	 * quick, the case's budget) */
-	l->stop_tsc = stop_instant(t, sp, t0, &cap_ms, &l->stop_rel);
+	l->stop_tsc = stop_instant(t, sp, t0, &cap_ms, &l->stop_rel, &l->giveup_rel);
 	lit_plan_skip();
 	int rc = plat_call_many(cpus, want, lit_thread, l,
 				BARRIER_TIMEOUT_US / 1000 + cap_ms + 10000, st);

@@ -130,6 +130,10 @@ struct lit {
 	volatile int stop;		/* set by CPU 0 when the time cap is reached */
 	uint64_t stop_tsc;
 	uint64_t stop_rel;		/* quick: stop_tsc is this long after the first release */
+	/* quick, a negative control: its share without the floor (from the
+	 * first release, as stop_rel), after which a start that was
+	 * lopsided in every iteration so far ends it (0: never) */
+	uint64_t giveup_rel, giveup_tsc;
 	volatile uint64_t abort_iter;
 	enum test test;
 	enum variant va, vb;		/* SB: thread A's and thread B's barrier */
