@@ -36,16 +36,12 @@
  * readback_start=own-clear-end); REP STOSQ and MOV not per page; the setup
  * said once per run; "budget:" lines.
  *
- * Metrics: clear.bandwidth.<method>.<size>.<N>cpu (whole range),
- * clear.page_bandwidth.<method>.<size>.<N>cpu (4 KiB per call, SFENCE per
- * page) and clear.batch_bandwidth.<method>.<size>.<N>cpu (4 KiB per call,
- * one SFENCE per 2 MiB batch: the kernel series' huge-page clear) in MB/s
- * (10^6 bytes/s); the MOVNTI and REP STOSB cells carry PMU counts of one
- * more clear on CPU 0 (LLC misses, RFOs) or pmu=none with the reason.
- * clear.crossover.movnti.<shape>.<1cpu|allcpu> names, per shape and CPU
- * count, the size from which MOVNTI beats REP STOSB at every measured size
- * (clear_crossover(), lib/memsize.c), the read-back cost beside it, the
- * other NT methods on a second line; the nt_clear answer is built from them. */
+ * Metrics clear.{bandwidth,page_bandwidth,batch_bandwidth}.<method>.<size>.
+ * <N>cpu in MB/s (10^6 bytes/s, PMU counts or pmu=none on MOVNTI and REP
+ * STOSB) and clear.crossover.movnti.<shape>.<1cpu|allcpu> (the size from
+ * which MOVNTI beats REP STOSB at every measured size, clear_crossover() in
+ * lib/memsize.c), from which the nt_clear answer is built: docs/suites.md
+ * "clear" says each. */
 #include "kernel/test.h"
 #include "kernel/platform.h"
 #include "lib/memsize.h"
@@ -65,8 +61,7 @@ SUITE_HOSTED(clear, 100, "memory clearing bandwidth by method, size, shape and C
 #define MAX_SAMPLES	400
 #define BARRIER_MARGIN_NS 20000
 /* A size whose cells would end the case later than this after its start
- * (projected from the size below) is left out, with a note: sizes are
- * bounded by time, so a run stays short on a lab machine and emulators. */
+ * (projected from the size below) is left out, with a note. */
 #define SIZE_CAP_QUICK_MS	30000	/* only an emulator gets near it */
 #define SIZE_CAP_GUEST_MS	5000	/* full runs of ring 0 under an emulator or hypervisor */
 #define SIZE_CAP_FULL_MS	25000
@@ -101,12 +96,9 @@ static const struct method {
 #define METHOD_REP_STOSB 0
 #define METHOD_MOVNTI	3	/* the kernel series' choice */
 
-/* The shapes of a clear: one call for the whole range; one call per 4 KiB
- * page, each NT call ending with its SFENCE (the kernel's clear_page); one
- * call per page without the SFENCE and one SFENCE per 2 MiB batch (or per
- * region when smaller): the kernel series that clears a huge page with
- * MOVNTI and fences once at its end.  The batch shape measures REP STOSB
- * (the comparison) and the NT methods (REP STOSQ, MOV: nothing to batch). */
+/* The shapes of a clear: the whole range in one call; per 4 KiB page,
+ * each NT call with its SFENCE (clear_page); per page with one SFENCE per
+ * 2 MiB batch (a huge-page clear; REP STOSB and the NT methods only). */
 enum shape { SH_WHOLE, SH_PERPAGE, SH_BATCH, NSHAPES };
 static const char *const shape_name[NSHAPES] = { "whole-range", "perpage_sfence", "batch_sfence" };
 static const char *const shape_short[NSHAPES] = { "whole", "perpage_sfence", "batch_sfence" };
@@ -481,22 +473,31 @@ static bool measure(struct run *ru, struct cell *c, const char *size_name, uint6
 }
 
 /* How long the cells of the next size would take (ms), from the medians
- * of the size below: per method, MIN_SAMPLES clears plus the pattern fill
- * and the read-back, on one CPU and on all. */
+ * of the size below: per method, MIN_SAMPLES clears (quick_pair: quick's
+ * one) plus fill and read-back, on one CPU and on all.  A rate counts as
+ * at least 1/PROJECT_SPREAD of the fastest method's: one quick sample
+ * taken while the vCPU was descheduled (TCG: 1 MB/s beside 10 GB/s) must
+ * not leave the next size out and make metric names depend on timing. */
+#define PROJECT_SPREAD	64
+
 static uint64_t projected_ms(const bool *have, enum shape sh,
 			     uint64_t m[2][NMETHODS][CLEAR_MAX_SIZES],
 			     unsigned prev, uint64_t next_bytes, unsigned ncpu, uint64_t avail,
 			     bool quick_pair)
 {
-	uint64_t ms = 0;
+	uint64_t ms = 0, fastest = 0;
 
 	if (!next_bytes)	/* "largest": as much as fits */
 		next_bytes = avail / (ncpu ? ncpu : 1);
+	for (unsigned i = 0; i < NMETHODS; i++)
+		if (have[i] && method_in_shape(&methods[i], sh) && m[0][i][prev] > fastest)
+			fastest = m[0][i][prev];
 	for (unsigned all = 0; all < 2; all++)
 		for (unsigned i = 0; i < NMETHODS; i++) {
 			uint64_t bw = m[all][i][prev];	/* MB/s, aggregate */
 			uint64_t reps = next_bytes >= REPS_BYTES ? 1 : REPS_BYTES / next_bytes;
-			uint64_t bytes = next_bytes * (all ? ncpu : 1) * (MIN_SAMPLES * reps + 2);
+			uint64_t bytes = next_bytes * (all ? ncpu : 1) *
+					 ((quick_pair ? MIN_SAMPLES_QUICK : MIN_SAMPLES) * reps + 2);
 
 			if (!have[i] || (all && ncpu == 1) ||
 			    !method_in_shape(&methods[i], sh))
@@ -506,6 +507,8 @@ static uint64_t projected_ms(const bool *have, enum shape sh,
 			 * 1-CPU rate, else REP STOSB's */
 			if (!bw && all && quick_pair)
 				bw = m[0][i][prev] ? m[0][i][prev] : m[0][METHOD_REP_STOSB][prev];
+			if (bw < fastest / PROJECT_SPREAD)
+				bw = fastest / PROJECT_SPREAD;
 			if (!bw)
 				bw = 1;
 			ms += bytes / (bw * 1000);
@@ -513,13 +516,10 @@ static uint64_t projected_ms(const bool *have, enum shape sh,
 	return ms;
 }
 
-/* Quick without iters=: whether method m gets an all-CPU cell at size
- * si of nsz in this shape.  Its rendezvous waits for host time slices
- * under an emulator (QEMU TCG, 4 vCPUs on 2 host cores: 10-40 ms), so
- * only the largest size has them, each kind of path on every CPU once:
- * per page VMOVNTDQ ymm (the SIMD state switch), per batch the crossover
- * pair, whole range MOVNTI, VMOVNTDQ zmm and CLZERO (the last two run
- * only in the Bochs boots, tools/bochs/case.sh). */
+/* Quick without iters=: whether method m gets an all-CPU cell at size si
+ * of nsz (a rendezvous waits 10-40 ms for host time slices under TCG): the
+ * largest size only, each kind of path once: per page VMOVNTDQ ymm, per
+ * batch the crossover pair, whole range MOVNTI, zmm and CLZERO (Bochs). */
 static bool quick_all_cpu_cell(enum shape sh, unsigned m, unsigned si, unsigned nsz)
 {
 	if (si + 1 < nsz)
