@@ -202,8 +202,7 @@ int rl_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 
 			if (!(flags & F_LEFT))
 				put_repeat(&o, ' ', width - len);
-			for (int i = 0; i < len; i++)
-				put(&o, s[i]);
+			put_run(&o, s, (size_t)len);
 			if (flags & F_LEFT)
 				put_repeat(&o, ' ', width - len);
 			break;
