@@ -58,6 +58,8 @@ static void emitv(const char *prefix, const char *fmt, va_list ap)
 	 * as emit_line() keeps it */
 	int len = rl_vsnprintf(line + n, REP_LINE_MAX - p, fmt, ap);
 	size_t l = len < 0 ? 0 : (size_t)len < REP_LINE_MAX - p - 1 ? (size_t)len : REP_LINE_MAX - p - 1;
+
+	l = strnlen(line + n, l);	/* a %c of 0 ends the line, as it always did */
 	/* A diagnostic must stay one line. */
 	for (char *c = line + n, *e = line + n + l; c < e; c++)
 		if (*c == '\n' || *c == '\r')

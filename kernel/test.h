@@ -43,6 +43,8 @@
  *	measure	 t_u2u() (U/2U overhead removal), t_overhead_*() (bracket
  *		 overhead), t_metric_dist/value
  *	cleanup	 t_defer(), t_defer_run()
+ *	budget	 t_iters(), t_quick_spent(), t_quick_budget_cycles(),
+ *		 t_soft_end_tsc(), t_budget_note(), t_budget_restart() (ring 0)
  *	run	 plat_options(), plat_version(), plat_ram_bytes(), plat_acpi(),
  *		 plat_boot_info() (NULL hosted), plat_catch() (ring 0)
  *

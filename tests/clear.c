@@ -474,8 +474,8 @@ static bool measure(struct run *ru, struct cell *c, const char *size_name, uint6
 
 /* How long the cells of the next size would take (ms), from the medians
  * of the size below: per method, MIN_SAMPLES clears (quick_pair: quick's
- * one) plus fill and read-back, on one CPU and on all.  A rate counts as
- * at least 1/PROJECT_SPREAD of the fastest method's: one quick sample
+ * one) plus fill and read-back, on one CPU and on all.  In quick a rate
+ * counts as at least 1/PROJECT_SPREAD of the fastest method's: one sample
  * taken while the vCPU was descheduled (TCG: 1 MB/s beside 10 GB/s) must
  * not leave the next size out and make metric names depend on timing. */
 #define PROJECT_SPREAD	64
@@ -507,7 +507,7 @@ static uint64_t projected_ms(const bool *have, enum shape sh,
 			 * 1-CPU rate, else REP STOSB's */
 			if (!bw && all && quick_pair)
 				bw = m[0][i][prev] ? m[0][i][prev] : m[0][METHOD_REP_STOSB][prev];
-			if (bw < fastest / PROJECT_SPREAD)
+			if (quick_pair && bw < fastest / PROJECT_SPREAD)
 				bw = fastest / PROJECT_SPREAD;
 			if (!bw)
 				bw = 1;

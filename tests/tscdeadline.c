@@ -211,7 +211,7 @@ static void latency_run(struct test_ctx *t, arm_fn arm, slack_fn slack)
 		d_lo = QUICK_DELTA;
 		d_hi = QUICK_DELTA + 1;
 		w_lo = w_hi;
-		t_diag(t, "quick: %s.d%lluns only", w_hi == WAIT_HLT ? "hlt" : "spin",
+		t_diag(t, "budget: quick: %s.d%lluns only", w_hi == WAIT_HLT ? "hlt" : "spin",
 		       (unsigned long long)deltas_ns[QUICK_DELTA]);
 	}
 	for (int w = w_lo; w <= w_hi; w++) {
