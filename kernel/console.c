@@ -121,14 +121,36 @@ void console_configure(const struct console_spec *specs, unsigned n, bool vga,
 	console_unlock(locked, flags);
 }
 
+/* Newlines in s, eight bytes at a time: a byte of w ^ "\n\n..." is zero
+ * exactly where s has a newline, and ~(((x & 0x7f..) + 0x7f..) | x) sets
+ * the top bit of exactly those bytes (no carry crosses a byte); the
+ * multiply adds the eight 0/1 bytes into the top one.  Every logged byte
+ * is counted, and under a hypervisor that emulates ring 0 a per-byte test
+ * was a tenth of a line's cost. */
+static uint64_t count_newlines(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, low7 = ones * 0x7f, nl = ones * '\n';
+	uint64_t count = 0;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		uint64_t w;
+
+		__builtin_memcpy(&w, s, 8);
+		uint64_t x = w ^ nl, z = ~(((x & low7) + low7) | x) & ~low7;
+
+		count += ((z >> 7) * ones) >> 56;
+	}
+	while (n--)
+		count += *s++ == '\n';
+	return count;
+}
+
 static void integ_feed(const char *s, size_t n)
 {
 	/* The CRC covers the text as printed minus '\r' (docs/log-format.md):
 	 * callers write '\n' only, the UART driver adds the '\r'. */
 	integ_crc = crc32_update(integ_crc, s, n);
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == '\n')
-			integ_lines++;
+	integ_lines += count_newlines(s, n);
 }
 
 void console_write(const char *s, size_t n)
