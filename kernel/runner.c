@@ -285,6 +285,42 @@ void t_budget_note(struct test_ctx *t, const char *what, uint64_t done, uint64_t
 	       (unsigned long long)planned, (unsigned long long)t->quick_budget_ms);
 }
 
+void t_share_begin(struct t_share *s, unsigned measurements)
+{
+	*s = (struct t_share){ .left = measurements };
+}
+
+void t_share_skip(struct t_share *s)
+{
+	if (s->left)
+		s->left--;
+}
+
+uint64_t t_share_cycles(const struct test_ctx *t, const struct t_share *s, uint64_t from)
+{
+	uint64_t end = t->quick_end_tsc ? t->quick_end_tsc + s->credit : 0;
+
+	return end > from ? (end - from) / (s->left ? s->left : 1) : 0;
+}
+
+void t_share_took(struct t_share *s, uint64_t done, uint64_t planned)
+{
+	s->runs++;
+	s->cut += done < planned;
+	s->done += done;
+	s->planned += planned;
+}
+
+void t_share_note(struct test_ctx *t, const struct t_share *s, const char *unit, const char *how_n)
+{
+	char what[128];
+
+	if (!s->cut)
+		return;
+	rl_snprintf(what, sizeof(what), "%u of %u %s cut short (%s)", s->cut, s->runs, unit, how_n);
+	t_budget_note(t, what, s->done, s->planned);
+}
+
 static void metric_name(struct test_ctx *t, const char *what, char *buf, size_t size)
 {
 	rl_snprintf(buf, size, "%s.%s", t->full_name, what);

@@ -44,7 +44,8 @@
  *		 overhead), t_metric_dist/value
  *	cleanup	 t_defer(), t_defer_run()
  *	budget	 t_iters(), t_quick_spent(), t_quick_budget_cycles(),
- *		 t_soft_end_tsc(), t_budget_note(), t_budget_restart() (ring 0)
+ *		 t_soft_end_tsc(), t_budget_note(), t_share_*() (measurements
+ *		 sharing the budget), t_budget_restart() (ring 0)
  *	run	 plat_options(), plat_version(), plat_ram_bytes(), plat_acpi(),
  *		 plat_boot_info() (NULL hosted), plat_catch() (ring 0)
  *
@@ -299,6 +300,24 @@ uint64_t t_soft_end_tsc(const struct test_ctx *t);
 /* The diagnostic "budget: <what>: stopped after N of M samples (quick
  * budget X ms)"; nothing when done >= planned. */
 void t_budget_note(struct test_ctx *t, const char *what, uint64_t done, uint64_t planned);
+
+/* Measurements sharing a case's quick sample budget: each gets an equal
+ * part of what is left (t_share_cycles(), from the instant it starts;
+ * credit extends the budget by time not to be charged to the others),
+ * and what the budget cut is tallied (t_share_took()) for one budget:
+ * line, "<cut> of <runs> <unit> cut short (<how_n>)" (t_share_note()). */
+struct t_share {
+	unsigned left, runs, cut;
+	uint64_t done, planned, credit;
+};
+void t_share_begin(struct t_share *s, unsigned measurements);
+/* One measurement fewer to come (one that starts, or will not run). */
+void t_share_skip(struct t_share *s);
+/* The next measurement's share in TSC cycles from `from`: 0 when the
+ * budget is spent, and outside quick on its time budget. */
+uint64_t t_share_cycles(const struct test_ctx *t, const struct t_share *s, uint64_t from);
+void t_share_took(struct t_share *s, uint64_t done, uint64_t planned);
+void t_share_note(struct test_ctx *t, const struct t_share *s, const char *unit, const char *how_n);
 
 /* Metrics named <suite>.<case>.<what>; samples are sorted in place.
  * extra_fmt adds key=value pairs (may be NULL). */

@@ -55,18 +55,14 @@ DEFINE_COST(mflf_wrmsr, "mfence\n\tlfence\n\twrmsr")
 #define QUICK_MIN_TRIALS	3
 #define QUICK_MAX_RETRY		16
 
-static struct {
-	unsigned left, cut, runs;
-	uint64_t done, planned;
-} budget;
+static struct t_share budget;
 
 static size_t cost_trials(struct test_ctx *t, t_timed_fn fn, struct cost *c, uint64_t *s,
 			  size_t planned, size_t *dropped, size_t *ran)
 {
 	if (!t->quick_end_tsc)
 		return t_u2u_budget(t, fn, c, COST_U, planned, planned, s, dropped, ran);
-	uint64_t now = lfence_rdtsc(), left = budget.left ? budget.left : 1;
-	uint64_t end = t->quick_end_tsc > now ? now + (t->quick_end_tsc - now) / left : now;
+	uint64_t now = lfence_rdtsc(), end = now + t_share_cycles(t, &budget, now);
 	size_t done = planned < QUICK_MIN_TRIALS ? planned : QUICK_MIN_TRIALS, d = 0;
 	size_t k = t_u2u(fn, c, COST_U, done, s, dropped);
 
@@ -84,12 +80,8 @@ static size_t cost_trials(struct test_ctx *t, t_timed_fn fn, struct cost *c, uin
 		*dropped += d;
 		done += n;
 	}
-	if (budget.left)
-		budget.left--;
-	budget.runs++;
-	budget.cut += done < planned;
-	budget.done += done;
-	budget.planned += planned;
+	t_share_skip(&budget);
+	t_share_took(&budget, done, planned);
 	*ran = done;
 	return k;
 }
@@ -134,9 +126,7 @@ void lit_case_wrmsr_cost(struct test_ctx *t)
 	plat_mem_info(&mi);
 	/* the instruments that may run: none, mfence, serialize, 5 WRMSRs
 	 * (one that skips leaves its share to the others) */
-	budget.left = 8;
-	budget.cut = budget.runs = 0;
-	budget.done = budget.planned = 0;
+	t_share_begin(&budget, 8);
 	if (!cost_one(t, "none", cost_none, &c, s, trials, UINT64_MAX, &base, ""))
 		return;
 	if (cost_one(t, "mfence", cost_mfence, &c, s, trials, base, &p50, ""))
@@ -145,11 +135,11 @@ void lit_case_wrmsr_cost(struct test_ctx *t)
 	struct probe pr = { 0, true };
 
 	if (!mi.serialize) {
-		budget.left--;
+		t_share_skip(&budget);
 		x86_feature_absent_why(X86_FEATURE_SERIALIZE, "SERIALIZE", why, sizeof(why));
 		t_diag(t, "serialize: SKIP %s env=%s", why, plat_env());
 	} else if (!lit_probe_elsewhere(&pr, why, sizeof(why), "SERIALIZE")) {
-		budget.left--;
+		t_share_skip(&budget);
 		t_diag(t, "serialize: SKIP %s env=%s", why, plat_env());
 	} else if (cost_one(t, "serialize", cost_serialize, &c, s, trials, base, &p50, ""))
 		t_metric_value(t, "serialize_drain", (int64_t)p50 - (int64_t)base, "cycles",
@@ -168,8 +158,7 @@ void lit_case_wrmsr_cost(struct test_ctx *t)
 		if (!no && !lit_msr_value(k, 0, &v, why, sizeof(why)))
 			no = why;
 		if (no) {
-			if (budget.left)
-				budget.left--;
+			t_share_skip(&budget);
 			t_diag(t, "litmus.wrmsr_cost.%s: SKIP %s env=%s", what, no, plat_env());
 			continue;
 		}
@@ -187,11 +176,5 @@ void lit_case_wrmsr_cost(struct test_ctx *t)
 				       "method=median-minus-none-median msr=0x%x env=%s", (unsigned)c.msr, plat_env());
 		}
 	}
-	if (budget.cut) {
-		char what[96];
-
-		rl_snprintf(what, sizeof(what), "%u of %u instruments cut short (each metric's trials= is its n)",
-			    budget.cut, budget.runs);
-		t_budget_note(t, what, budget.done, budget.planned);
-	}
+	t_share_note(t, &budget, "instruments", "each metric's trials= is its n");
 }

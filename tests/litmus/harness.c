@@ -320,36 +320,23 @@ void lit_metric_tail(struct test_ctx *t, const struct lit *l, const char *what, 
 }
 
 /* quick without iters=: the case's runs still to come and what the
- * budget cut (lit_plan) */
-static struct {
-	unsigned left, runs, cut;
-	uint64_t done, planned;
-	uint64_t credit;	/* TSC cycles the negative controls ran: not the others' */
-} plan;
+ * budget cut (lit_plan); credit: the cycles the negative controls ran,
+ * not charged to the others */
+static struct t_share plan;
 
 void lit_plan(unsigned runs)
 {
-	plan.left = runs;
-	plan.runs = plan.cut = 0;
-	plan.done = plan.planned = 0;
-	plan.credit = 0;
+	t_share_begin(&plan, runs);
 }
 
 void lit_plan_skip(void)
 {
-	if (plan.left)
-		plan.left--;
+	t_share_skip(&plan);
 }
 
 void lit_plan_note(struct test_ctx *t)
 {
-	char what[96];
-
-	if (!plan.cut)
-		return;
-	rl_snprintf(what, sizeof(what), "%u of %u runs cut short (each metric's iters= is its n)",
-		    plan.cut, plan.runs);
-	t_budget_note(t, what, plan.done, plan.planned);
+	t_share_note(t, &plan, "runs", "each metric's iters= is its n");
 }
 
 bool lit_cut(const struct lit *l)
@@ -378,9 +365,7 @@ static uint64_t stop_instant(const struct test_ctx *t, const struct spec *sp, ui
 			*cap_ms = CAP_QUICK_MS;
 		return t0 + plat_ns_to_cycles(*cap_ms * 1000000ull);
 	}
-	unsigned left = plan.left ? plan.left : 1;
-	uint64_t end = t->quick_end_tsc + plan.credit;
-	uint64_t share = end > t0 ? (end - t0) / left : 0;
+	uint64_t share = t_share_cycles(t, &plan, t0);
 	uint64_t floor = plat_ns_to_cycles(CAP_QUICK_CONTROL_MS * 1000000ull);
 
 	if (sp->d.control && sp->test != T_IRIW && share < floor) {
@@ -454,10 +439,7 @@ bool lit_run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 		 * is this run's n */
 		if (sp->d.control && sp->test != T_IRIW)
 			plan.credit += lfence_rdtsc() - t0;
-		plan.runs++;
-		plan.cut += lit_cut(l);
-		plan.done += l->tally.iters;
-		plan.planned += l->iters;
+		t_share_took(&plan, l->tally.iters, l->iters);
 	} else if (lit_cut(l)) {
 		t_diag(t, "%s: stopped by the time cap after %llu of %llu iterations (%llu us)", sp->what,
 		       (unsigned long long)l->tally.iters, (unsigned long long)l->iters,

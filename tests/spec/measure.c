@@ -53,53 +53,37 @@ uint64_t *spec_samples(struct test_ctx *t, size_t n)
 	return t_alloc(t, n * sizeof(uint64_t));
 }
 
-static struct {
-	bool on;
-	unsigned left, runs, cut;
-	uint64_t end_case, done, planned;
-} budget;
+static struct t_share budget;
+static const struct test_ctx *budget_t;
 
 void spec_budget_begin(struct test_ctx *t, unsigned measurements)
 {
-	budget.on = t->quick_end_tsc != 0;
-	budget.end_case = t->quick_end_tsc;
-	budget.left = measurements;
-	budget.runs = budget.cut = 0;
-	budget.done = budget.planned = 0;
+	budget_t = t;
+	t_share_begin(&budget, measurements);
 }
 
 void spec_budget_skip(void)
 {
-	if (budget.left)
-		budget.left--;
+	t_share_skip(&budget);
 }
 
 uint64_t spec_budget_end(void)
 {
-	if (!budget.on)
+	if (!budget_t || !budget_t->quick_end_tsc)
 		return 0;
-	uint64_t now = lfence_rdtsc(), left = budget.left ? budget.left : 1;
+	uint64_t now = lfence_rdtsc();
 
 	/* a spent budget: "now", so the measurement takes its minimum */
-	return budget.end_case > now ? now + (budget.end_case - now) / left : now;
+	return now + t_share_cycles(budget_t, &budget, now);
 }
 
 void spec_budget_took(size_t done, size_t planned)
 {
 	spec_budget_skip();
-	budget.runs++;
-	budget.cut += done < planned;
-	budget.done += done;
-	budget.planned += planned;
+	t_share_took(&budget, done, planned);
 }
 
 void spec_budget_note(struct test_ctx *t)
 {
-	char what[96];
-
-	if (!budget.cut)
-		return;
-	rl_snprintf(what, sizeof(what), "%u of %u measurements cut short (each metric's n= is its count)",
-		    budget.cut, budget.runs);
-	t_budget_note(t, what, budget.done, budget.planned);
+	t_share_note(t, &budget, "measurements", "each metric's n= is its count");
 }
