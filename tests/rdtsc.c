@@ -93,15 +93,16 @@ static uint64_t *alloc_samples(struct test_ctx *t, size_t n)
 }
 
 /* quick without iters=: the end of the next reader's equal share of what
- * is left of the case's quick budget, `left` readers to go; 0 outside
- * quick or with iters=. */
-static uint64_t share_end(const struct test_ctx *t, unsigned left)
+ * is left of the case's quick budget (t_share), one reader fewer to go;
+ * 0 outside quick or with iters=. */
+static uint64_t share_end(const struct test_ctx *t, struct t_share *sh)
 {
-	uint64_t now = lfence_rdtsc();
-
-	if (!t->quick_end_tsc || !left)
+	if (!t->quick_end_tsc)
 		return 0;
-	return t->quick_end_tsc > now ? now + (t->quick_end_tsc - now) / left : now;
+	uint64_t now = lfence_rdtsc(), end = now + t_share_cycles(t, sh, now);
+
+	t_share_skip(sh);
+	return end;
 }
 
 static unsigned count_available(void)
@@ -125,8 +126,11 @@ TEST(rdtsc, cost)
 {
 	size_t trials = (size_t)t_iters(t, 2000, 100);
 	uint64_t *c = alloc_samples(t, trials);
-	unsigned measured = 0, left = count_available();
+	unsigned measured = 0;
+	struct t_share sh;
 	size_t fewest = trials;
+
+	t_share_begin(&sh, count_available());
 
 	for (unsigned i = 0; i < TSC_NREADERS; i++) {
 		const char *name = tsc_readers[i].name;
@@ -137,7 +141,7 @@ TEST(rdtsc, cost)
 			continue;
 		}
 		size_t dropped = 0, ran = trials, k = 0;
-		uint64_t end = share_end(t, left--);
+		uint64_t end = share_end(t, &sh);
 
 		if (!end) {
 			k = t_u2u(variants[i].loop, NULL, U, trials, c, &dropped);
@@ -173,8 +177,10 @@ TEST(rdtsc, resolution)
 {
 	size_t n = (size_t)t_iters(t, 100000, 5000);
 	uint64_t *d = alloc_samples(t, n);
-	unsigned left = count_available();
+	struct t_share sh;
 	size_t fewest = n;
+
+	t_share_begin(&sh, count_available());
 
 	for (unsigned i = 0; i < TSC_NREADERS; i++) {
 		const char *name = tsc_readers[i].name;
@@ -183,7 +189,7 @@ TEST(rdtsc, resolution)
 		if (!available((enum tsc_reader)i, why, sizeof(why)))
 			continue;
 		size_t m = n;
-		uint64_t end = share_end(t, left--);
+		uint64_t end = share_end(t, &sh);
 
 		/* quick without iters=: as many pairs as this reader's share of
 		 * the quick budget holds, the probe's included.  A pair costs
