@@ -3,7 +3,6 @@
  * reads taken before the TSC is calibrated; they are converted only when
  * printed, so the early phases are timed with the calibrated rate too. */
 #include "kernel/boot_phase.h"
-#include "arch/x86/tsc.h"
 #include "arch/x86/tsc_read.h"
 #include "kernel/report.h"
 #include "lib/printf.h"
@@ -28,15 +27,6 @@ void boot_phase_end(const char *name)
 	}
 }
 
-/* cycles as "ms" with three decimals (microsecond resolution) */
-static int fmt_ms(char *buf, size_t size, uint64_t cycles)
-{
-	uint64_t us = tsc_hz ? (uint64_t)(((unsigned __int128)cycles * 1000000u) / tsc_hz) : 0;
-
-	return rl_snprintf(buf, size, "%llu.%03llu", (unsigned long long)(us / 1000),
-			   (unsigned long long)(us % 1000));
-}
-
 void boot_phase_print(void)
 {
 	char line[512], ms[24];
@@ -45,10 +35,10 @@ void boot_phase_print(void)
 
 	if (!phase_n)
 		return;
-	fmt_ms(ms, sizeof(ms), phase_tsc[phase_n - 1] - phase_start);
+	rep_ms_text(ms, sizeof(ms), phase_tsc[phase_n - 1] - phase_start);
 	len = (size_t)rl_snprintf(line, sizeof(line), "boot: phases ms: total=%s", ms);
 	for (unsigned i = 0; i < phase_n && len < sizeof(line); i++) {
-		fmt_ms(ms, sizeof(ms), phase_tsc[i] - prev);
+		rep_ms_text(ms, sizeof(ms), phase_tsc[i] - prev);
 		prev = phase_tsc[i];
 		len += (size_t)rl_snprintf(line + len, sizeof(line) - len, " %s=%s", phase_name[i], ms);
 	}

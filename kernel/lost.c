@@ -52,9 +52,7 @@ static void noop(void *arg)
 
 static uint64_t cycles_to_us(uint64_t c)
 {
-	uint64_t hz = plat_tsc_hz();
-
-	return hz ? (uint64_t)(((unsigned __int128)c * 1000000u) / hz) : 0;
+	return plat_cycles_to_ns(c) / 1000u;
 }
 
 #define LOST_MAX_CPUS	1024

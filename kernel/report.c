@@ -165,21 +165,25 @@ void rep_case_begin(unsigned idx, const char *name)
  * with three decimals (docs/log-format.md).  suite is NULL for a suite's
  * own line.  No line when the TSC frequency is not known or the begin was
  * not seen. */
+int rep_ms_text(char *buf, size_t size, uint64_t cycles)
+{
+	uint64_t hz = plat_tsc_hz(), us = hz ? cycles / hz * 1000000u + (cycles % hz) * 1000000u / hz : 0;
+
+	return rl_snprintf(buf, size, "%llu.%03llu", (unsigned long long)(us / 1000u),
+			   (unsigned long long)(us % 1000u));
+}
+
 static void time_line(const char *suite, const char *name, uint64_t start, uint64_t end)
 {
-	uint64_t hz = plat_tsc_hz(), d, us;
-	char b[200];
+	char b[200], ms[24];
 
-	if (!start || !hz)
+	if (!start || !plat_tsc_hz())
 		return;
-	d = end > start ? end - start : 0;
-	us = d / hz * 1000000u + (d % hz) * 1000000u / hz;
+	rep_ms_text(ms, sizeof(ms), end > start ? end - start : 0);
 	if (suite)
-		rl_snprintf(b, sizeof(b), "# time: %s.%s duration_ms=%llu.%03llu", suite, name,
-			    (unsigned long long)(us / 1000u), (unsigned long long)(us % 1000u));
+		rl_snprintf(b, sizeof(b), "# time: %s.%s duration_ms=%s", suite, name, ms);
 	else
-		rl_snprintf(b, sizeof(b), "# time: %s duration_ms=%llu.%03llu", name,
-			    (unsigned long long)(us / 1000u), (unsigned long long)(us % 1000u));
+		rl_snprintf(b, sizeof(b), "# time: %s duration_ms=%s", name, ms);
 	emit_line(b);
 }
 

@@ -28,6 +28,10 @@ void rep_case_begin(unsigned idx, const char *name);
 void rep_case(unsigned idx, const char *name, enum result r, const char *reason);
 void rep_suite_end(unsigned idx, const char *name, enum result r, const char *reason);
 
+/* TSC cycles as milliseconds with three decimals ("12.345"), the form of
+ * every duration in the log (docs/log-format.md "Durations"); "0.000"
+ * while the TSC rate is unknown.  Returns the length like snprintf. */
+int rep_ms_text(char *buf, size_t size, uint64_t cycles);
 /* "# text" at the current indentation. */
 void rep_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rep_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
