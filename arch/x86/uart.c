@@ -99,44 +99,25 @@ void uart_write(struct uart *u, const char *s, size_t n)
 		}
 		if (!wait_thre(u))
 			continue;	/* counts towards dead; bytes retried */
-		/* THRE with the FIFO enabled means the whole FIFO is empty.
-		 * Runs without a newline go out straight from the caller's
-		 * text, with no per-byte copy or test beyond finding the run
-		 * (under a KVM that emulates ring 0 the console's per-byte
-		 * work was most of the cost of a line, and the log a quarter
-		 * of a quick run).  One OUT per byte, never OUTS: the I/O
-		 * allow-list (tests/host/check-io.py) admits no string
-		 * output. */
+		/* THRE with the FIFO enabled means the whole FIFO is empty. */
 		unsigned room = u->fifo ? 16 : 1;
-		uint16_t thr = u->port + UART_THR;
 
-		while (room) {
+		while (room && (n || pending_lf)) {
+			char c;
+
 			if (pending_lf) {
-				outb(thr, '\n');
+				c = '\n';
 				pending_lf = false;
-				room--;
-				continue;
+			} else {
+				c = *s++;
+				n--;
+				if (c == '\n') {
+					c = '\r';
+					pending_lf = true;
+				}
 			}
-			if (!n)
-				break;
-			size_t k = 0;
-
-			while (k < room && k < n && s[k] != '\n')
-				k++;
-			if (k) {
-				for (size_t i = 0; i < k; i++)
-					outb(thr, (uint8_t)s[i]);
-				s += k;
-				n -= k;
-				room -= (unsigned)k;
-				continue;
-			}
-			/* s[0] is a newline: CR now, LF next */
-			outb(thr, '\r');
-			s++;
-			n--;
+			outb(u->port + UART_THR, (uint8_t)c);
 			room--;
-			pending_lf = true;
 		}
 	}
 }
