@@ -321,6 +321,22 @@ void t_share_note(struct test_ctx *t, const struct t_share *s, const char *unit,
 	t_budget_note(t, what, s->done, s->planned);
 }
 
+bool t_check_usable(struct test_ctx *t, const char *what, size_t usable, size_t ran,
+		    size_t min_usable, bool few)
+{
+	bool host_noise = t->quick_end_tsc && plat_under_emulator();
+
+	if (usable > ran / 2)
+		return true;
+	if ((few || host_noise) && usable >= min_usable) {
+		if (host_noise)
+			t_diag(t, "%s: %zu of %zu trials usable: the host interrupted the rest (env=%s)",
+			       what, usable, ran, plat_env());
+		return true;
+	}
+	return t_fail(t, "%s: only %zu of %zu trials usable", what, usable, ran);
+}
+
 static void metric_name(struct test_ctx *t, const char *what, char *buf, size_t size)
 {
 	rl_snprintf(buf, size, "%s.%s", t->full_name, what);

@@ -41,7 +41,8 @@
  *		 plat_under_emulator()
  *	memory	 t_alloc() (never NULL: no memory fails and ends the case)
  *	measure	 t_u2u() (U/2U overhead removal), t_overhead_*() (bracket
- *		 overhead), t_metric_dist/value
+ *		 overhead), t_check_usable() (enough trials kept),
+ *		 t_metric_dist/value
  *	cleanup	 t_defer(), t_defer_run()
  *	budget	 t_iters(), t_quick_spent(), t_quick_budget_cycles(),
  *		 t_soft_end_tsc(), t_budget_note(), t_share_*() (measurements
@@ -318,6 +319,17 @@ void t_share_skip(struct t_share *s);
 uint64_t t_share_cycles(const struct test_ctx *t, const struct t_share *s, uint64_t from);
 void t_share_took(struct t_share *s, uint64_t done, uint64_t planned);
 void t_share_note(struct test_ctx *t, const struct t_share *s, const char *unit, const char *how_n);
+
+/* Trials a timing loop kept (usable) of those it ran: most must be
+ * usable (a dropped trial was interrupted), or, where `few` is true (a
+ * short time-capped run), at least min_usable.  In quick on its time
+ * budget under an emulator or hypervisor min_usable is enough too, with
+ * a diagnostic: a dropped trial there is the host taking the vCPU away,
+ * which says nothing about the CPU, and the budget leaves no time to
+ * out-sample it.  Fails the case ("<what>: only K of N trials usable")
+ * and returns false otherwise. */
+bool t_check_usable(struct test_ctx *t, const char *what, size_t usable, size_t ran,
+		    size_t min_usable, bool few);
 
 /* Metrics named <suite>.<case>.<what>; samples are sorted in place.
  * extra_fmt adds key=value pairs (may be NULL). */

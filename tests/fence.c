@@ -344,20 +344,10 @@ static void run(struct test_ctx *t, unsigned nlines)
 		}
 		/* Most trials must be usable (else the window was interrupted
 		 * more often than not); a time-capped run of a few trials needs
-		 * only its 3 usable ones (quick without iters=: 1).  Quick on
-		 * its time budget under an emulator or hypervisor needs only
-		 * those too: there a dropped trial is the host taking the vCPU
-		 * away (two QEMUs on two host cores dropped 36 of 50), which says
-		 * nothing about the CPU, and the budget leaves no time to
-		 * out-sample it; the metric's dropped= says how many. */
-		bool host_noise = quick && plat_under_emulator();
-
-		t_check(t, k > trials / 2 ||
-			    ((trials < 20 || host_noise) && k >= (quick ? MIN_USABLE_QUICK : MIN_USABLE)),
-			"%s: only %zu of %zu trials usable", f->name, k, trials);
-		if (host_noise && k <= trials / 2)
-			t_diag(t, "%s: %zu of %zu trials usable: the host interrupted the rest (env=%s)",
-			       f->name, k, trials, plat_env());
+		 * only its 3 usable ones (quick without iters=: 1), and so does
+		 * quick under an emulator (two QEMUs on two host cores dropped
+		 * 36 of 50): t_check_usable(). */
+		t_check_usable(t, f->name, k, trials, quick ? MIN_USABLE_QUICK : MIN_USABLE, trials < 20);
 		measured++;
 	}
 	t_check(t, measured >= 6, "only %u instructions could be measured", measured);
