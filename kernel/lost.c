@@ -11,14 +11,22 @@
  * The spins end at one deadline the boot CPU sets before it posts them, so
  * the phase lasts the window, not the window plus the latest CPU's late
  * start (under TCG on a loaded host that start was up to 18 ms late, with a
- * 20 ms window: tools/bench-boot.sh).  A CPU that starts late spins less
- * (but at least a quarter of the window from its own start), and its
- * lateness is itself a stall and is counted: the boot CPU, in its own
- * spin, watches each sampled CPU's start flag and times on its own clock
- * how long after it posted the spins it saw each start (itself at its
- * own start; one already running when its spin began, at that moment; one
- * not started when its spin ends, at that end: a lower bound).  The line
- * gives the shortest spin too.  The
+ * 20 ms window: tools/bench-boot.sh).  The APs' spins are posted before the
+ * boot CPU prints the identity header (lost_begin) and the boot CPU joins
+ * them after it (lost_end): the header costs no boot time of its own, and
+ * the APs spin while a CPU does I/O-bound work, as in the heavy cases.  A
+ * AP that starts late spins less (but at least a quarter of the window
+ * from its own start), and its lateness is itself a stall and is counted:
+ * each AP notes its start on its own TSC, and the boot CPU, in its own
+ * spin, watches each sampled CPU's start flag; an AP's lateness is its own
+ * start after the posting, bounded by when the boot CPU first saw it
+ * started (so an AP whose TSC runs ahead cannot overstate it; one whose
+ * TSC is behind can understate it by that offset, which on hardware is far
+ * below anything that moves the scale); one not started when the boot
+ * CPU's spin ends counts as late as that end (a lower bound).  The boot
+ * CPU's own late start (it printed the header) is not a stall and is not
+ * counted.  The line gives the shortest spin of an AP too (of the boot
+ * CPU when it is the only one).  The
  * threshold is then at least LOST_MARGIN times that stall, in whole
  * multiples of the base (capped at LOST_SCALE_MAX); the log states the
  * scale and what it was measured from. */
@@ -57,12 +65,23 @@ static uint64_t cycles_to_us(uint64_t c)
 
 #define LOST_MAX_CPUS	1024
 
-static uint64_t spin_gap[LOST_MAX_CPUS], spin_len[LOST_MAX_CPUS];
-static uint64_t spin_cycles, spin_deadline;
+static uint64_t spin_gap[LOST_MAX_CPUS], spin_len[LOST_MAX_CPUS], spin_start[LOST_MAX_CPUS];
+static uint64_t spin_cycles, spin_deadline, spin_us;
 static volatile bool spin_started[LOST_MAX_CPUS];
-static const unsigned *spin_list;	/* the sampled CPUs; the watcher is last */
-static unsigned spin_n, spin_watcher;
+static unsigned spin_list[LOST_MAX_CPUS];	/* the sampled CPUs; the watcher is last */
+static int spin_post_rc[LOST_MAX_CPUS];
+static unsigned spin_n, spin_watcher, spin_online;
 static uint64_t spin_posted, late_start;	/* the watcher's clock */
+
+/* How late sampled AP i started: its own start on its own TSC after the
+ * posting, at most `seen` (when the watcher first saw its flag). */
+static uint64_t ap_lateness(unsigned c, uint64_t seen)
+{
+	uint64_t own = spin_start[c] > spin_posted ? spin_start[c] - spin_posted : 0;
+	uint64_t bound = seen - spin_posted;
+
+	return own < bound ? own : bound;
+}
 
 /* The watcher's part of its spin: every sampled AP whose start flag it
  * sees for the first time started at most now - spin_posted after the
@@ -75,8 +94,10 @@ static void watch_starts(bool *seen, uint64_t now)
 		if (c >= LOST_MAX_CPUS || seen[i] || !__atomic_load_n(&spin_started[c], __ATOMIC_ACQUIRE))
 			continue;
 		seen[i] = true;
-		if (now - spin_posted > late_start)
-			late_start = now - spin_posted;
+		uint64_t late = ap_lateness(c, now);
+
+		if (late > late_start)
+			late_start = late;
 	}
 }
 
@@ -95,12 +116,18 @@ static void spin(void *arg)
 	bool watch = slot == spin_watcher;
 	static bool seen[LOST_MAX_CPUS];
 
-	if (end < start + spin_cycles / 4)
+	/* An AP that starts late still spins a quarter of the window, so
+	 * that it too can see a gap after its start.  The boot CPU stops at
+	 * the deadline, even at once when the header outlasted the window:
+	 * the APs spun meanwhile; it spins a quarter window only when it is
+	 * the one CPU sampled. */
+	if (end < start + spin_cycles / 4 && (!watch || spin_n == 1))
 		end = start + spin_cycles / 4;
-	if (slot < LOST_MAX_CPUS)
+	if (slot < LOST_MAX_CPUS) {
+		spin_start[slot] = start;
 		__atomic_store_n(&spin_started[slot], true, __ATOMIC_RELEASE);
+	}
 	if (watch) {
-		late_start = start - spin_posted;
 		for (unsigned i = 0; i + 1 < spin_n; i++)
 			seen[i] = false;
 		watch_starts(seen, start);
@@ -122,12 +149,11 @@ static void spin(void *arg)
 	}
 }
 
-void lost_calibrate(bool quick)
+void lost_begin(bool quick)
 {
-	static unsigned list[LOST_MAX_CPUS];
-	unsigned n = 0, calls = 0, failed = 0;
-	uint64_t rtt = 0, gap = 0, shortest = UINT64_MAX, spin_us = quick ? LOST_SPIN_US_QUICK : LOST_SPIN_US;
+	unsigned n = 0;
 
+	spin_us = quick ? LOST_SPIN_US_QUICK : LOST_SPIN_US;
 	/* 1. every CPU spins at once, as the heavy cases make them do:
 	 * that is when an oversubscribed host starves vCPUs the most. */
 	spin_cycles = plat_ns_to_cycles(spin_us * 1000ull);
@@ -135,42 +161,57 @@ void lost_calibrate(bool quick)
 	 * hundreds of vCPUs the whole set would make the boot slow, and the
 	 * stall a vCPU sees depends on how many share the host, which the
 	 * sample already shows. */
-	unsigned online = 0;
-
+	spin_online = 0;
 	for (unsigned i = 1; i < plat_ncpus(); i++)
-		online += plat_online(i);
-	unsigned step = online / (LOST_SAMPLE - 1) + 1, seen = 0;
+		spin_online += plat_online(i);
+	unsigned step = spin_online / (LOST_SAMPLE - 1) + 1, seen = 0;
 
 	for (unsigned i = 1; i < plat_ncpus() && n + 1 < LOST_SAMPLE; i++)
 		if (plat_online(i) && seen++ % step == 0)
-			list[n++] = i;
-	list[n++] = 0;	/* last: runs inline */
+			spin_list[n++] = i;
+	spin_list[n++] = 0;	/* last: the boot CPU, in lost_end() */
 	for (unsigned i = 0; i < LOST_MAX_CPUS; i++) {
-		spin_gap[i] = spin_len[i] = 0;
+		spin_gap[i] = spin_len[i] = spin_start[i] = 0;
 		spin_started[i] = false;
 	}
-	spin_list = list;
 	spin_n = n;
 	spin_watcher = plat_this_cpu();
 	late_start = 0;
 	spin_posted = lfence_rdtsc();
 	spin_deadline = spin_posted + spin_cycles;
-	if (plat_call_many(list, n, spin, NULL, T_LOST_BASE_US / 1000 + spin_us / 1000, NULL) != PLAT_OK)
-		failed++;
+	for (unsigned i = 0; i + 1 < n; i++)
+		spin_post_rc[i] = plat_post(spin_list[i], spin, NULL);
+}
+
+void lost_end(void)
+{
+	unsigned n = spin_n, calls = 0, failed = 0;
+	uint64_t rtt = 0, gap = 0, shortest = UINT64_MAX;
+
+	/* Alone, the boot CPU spins the whole window itself; with APs it
+	 * spins what is left of it and watches their starts. */
+	if (n == 1)
+		spin_deadline = lfence_rdtsc() + spin_cycles;
+	spin(NULL);
+	for (unsigned i = 0; i + 1 < n; i++)
+		if (spin_post_rc[i] != PLAT_OK ||
+		    plat_wait(spin_list[i], T_LOST_BASE_US / 1000 + spin_us / 1000) != PLAT_OK)
+			failed++;
 	for (unsigned i = 0; i < n; i++) {
-		if (list[i] >= LOST_MAX_CPUS)
+		if (spin_list[i] >= LOST_MAX_CPUS)
 			continue;
-		if (spin_gap[list[i]] > gap)
-			gap = spin_gap[list[i]];
-		if (spin_len[list[i]] < shortest)
-			shortest = spin_len[list[i]];
+		if (spin_gap[spin_list[i]] > gap)
+			gap = spin_gap[spin_list[i]];
+		/* the boot CPU's spin may be empty by design (see spin()) */
+		if (spin_len[spin_list[i]] < shortest && (n == 1 || spin_list[i] != spin_watcher))
+			shortest = spin_len[spin_list[i]];
 	}
 	/* 2. round trips of an empty call to each AP. */
 	for (unsigned i = 0; i + 1 < n; i++) {
 		for (unsigned k = 0; k < LOST_PINGS; k++) {
 			uint64_t t0 = lfence_rdtsc();
 
-			if (plat_call(list[i], noop, NULL, T_LOST_BASE_US / 1000) != PLAT_OK) {
+			if (plat_call(spin_list[i], noop, NULL, T_LOST_BASE_US / 1000) != PLAT_OK) {
 				failed++;
 				break;
 			}
@@ -197,9 +238,9 @@ void lost_calibrate(bool quick)
 	if (scale > LOST_SCALE_MAX)
 		scale = LOST_SCALE_MAX;
 	lost_scale = scale;
-	rep_diag("lost: threshold T_LOST_US=%llu us = base %u us x scale %llu; worst boot stall %llu us (longest TSC gap of %u of %u CPUs spinning together until a common deadline %llu us after the start, shortest spin %llu us: %llu us; latest start seen by the boot CPU %llu us after it posted the spins; cross-CPU round trip %llu us over %u calls; %u failed); rule: threshold >= %u x worst stall, scale <= %u",
+	rep_diag("lost: threshold T_LOST_US=%llu us = base %u us x scale %llu; worst boot stall %llu us (longest TSC gap of %u of %u CPUs spinning together until a common deadline %llu us after the start, shortest spin %llu us: %llu us; latest AP start %llu us after the boot CPU posted the spins; cross-CPU round trip %llu us over %u calls; %u failed); rule: threshold >= %u x worst stall, scale <= %u",
 		 (unsigned long long)plat_lost_us(), T_LOST_BASE_US, (unsigned long long)scale,
-		 (unsigned long long)worst, n, online + 1, (unsigned long long)spin_us,
+		 (unsigned long long)worst, n, spin_online + 1, (unsigned long long)spin_us,
 		 (unsigned long long)cycles_to_us(shortest == UINT64_MAX ? 0 : shortest),
 		 (unsigned long long)gap_us, (unsigned long long)late_us, (unsigned long long)rtt_us,
 		 calls, failed, LOST_MARGIN, LOST_SCALE_MAX);

@@ -320,11 +320,13 @@ void kmain(uint32_t magic, uint32_t info)
 
 	uint64_t seed = boot_options.seed_set ? boot_options.seed : rdtsc();
 
+	/* The stall window opens here and the APs spin through the header. */
+	lost_begin(boot_options.quick);
 	print_identity(&sr);
 	rep_id("seed", "%llu", (unsigned long long)seed);
 	print_boot_details();
 	boot_phase_end("identity");
-	lost_calibrate(boot_options.quick);
+	lost_end();
 	boot_phase_end("lost");
 	nmi_watch_start();
 	boot_phase_end("watchdog");
