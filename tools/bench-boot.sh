@@ -184,17 +184,20 @@ whats="min${SMPTEST:+ kut} boot smp quick"
 # results: "<accel> <what> <rep> <ms> <rc>" lines; per-suite: "<accel> <rep> <suite> <ms>";
 # boot phases of the tests=smp runs: "<accel> <rep> <phase> <ms>"
 : >"$T/runs" ; : >"$T/suites" ; : >"$T/phases"
+# Interleaved: each repetition boots every configuration once, so a drift
+# in the host's speed over the benchmark (other load, frequency, caches)
+# falls on numerator and denominator of each ratio alike.
 for acc in $accels; do
-	for what in $whats; do
-		media=kernel
-		case $what in
-		min) args="" media=$MINSMP ;;
-		kut) args="" media=$SMPTEST ;;
-		boot) args="quick tests=boot" ;;
-		smp) args="quick tests=smp" ;;
-		quick) args="quick" ;;
-		esac
-		for rep in $(seq "$n"); do
+	for rep in $(seq "$n"); do
+		for what in $whats; do
+			media=kernel
+			case $what in
+			min) args="" media=$MINSMP ;;
+			kut) args="" media=$SMPTEST ;;
+			boot) args="quick tests=boot" ;;
+			smp) args="quick tests=smp" ;;
+			quick) args="quick" ;;
+			esac
 			log="$T/$acc-$what-$rep.log"
 			read -r ms rc < <(run_one "$acc" 4 "$args" "$log" "$media" "$QUICK_TIMEOUT")
 			echo "$acc $what $rep $ms $rc" >>"$T/runs"
@@ -232,9 +235,12 @@ fi
 import statistics, sys
 runs_f, suites_f, phases_f, n, iso_n, ncpu, qver, kvm_note = sys.argv[1:]
 runs, suites, order, phases, porder = {}, {}, [], {}, []
+byrep = {}
 for l in open(runs_f):
     acc, what, rep, ms, rc = l.split()
     runs.setdefault((acc, what), []).append((int(ms), int(rc)))
+    if int(rc) == 1:
+        byrep[(acc, what, rep)] = int(ms)
 for l in open(suites_f):
     acc, rep, suite, ms = l.split()
     suites.setdefault((acc, suite), []).append(float(ms))
@@ -299,7 +305,12 @@ for num, den, label in (("smp", "min", "ratio quick tests=smp / minimal (goal <=
     r = [label]
     for a in accs:
         q, d = vals.get((a, num)), vals.get((a, den))
-        r.append("%.2f" % (q / d) if q and d else "-")
+        # the ratio of the medians, and the range of the ratios of the
+        # runs made side by side (same repetition)
+        pairs = sorted(byrep[(a, num, k[2])] / byrep[k] for k in byrep
+                       if k[0] == a and k[1] == den and (a, num, k[2]) in byrep and byrep[k])
+        rng = " (pairs %.2f-%.2f)" % (pairs[0], pairs[-1]) if len(pairs) > 1 else ""
+        r.append("%.2f%s" % (q / d, rng) if q and d else "-")
     rows.append(r)
 w0 = max(len(r[0]) for r in rows + [["configuration"]])
 ws = [max(len(r[i + 1]) for r in rows + [[""] + cols]) for i in range(len(accs))]
