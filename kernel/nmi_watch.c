@@ -65,6 +65,9 @@
 #define UP_ISA_IRQ		0	/* PIT channel 0's output */
 #define UP_PROBE_MS		300	/* wait for the first ticks when arming */
 #define UP_PROBE_TICKS		2
+/* The probe ticks at 1 ms, then the period is set: two 50 ms ticks were
+ * 100 ms of every uniprocessor boot. */
+#define UP_PROBE_DIVISOR	((PIT_HZ + 500) / 1000)
 
 _Static_assert(UP_PIT_DIVISOR > 0 && UP_PIT_DIVISOR <= 0xffff, "PIT divisor out of range");
 
@@ -171,7 +174,7 @@ static bool up_start(char *why, size_t why_size)
 	up_ticks = 0;
 	up_state = UP_ARMED;
 	ioapic_rte_write(&up_pin, rte);
-	pit_ch0_periodic(UP_PIT_DIVISOR);
+	pit_ch0_periodic(UP_PROBE_DIVISOR);
 	ioapic_rte_write(&up_pin, rte & ~IOAPIC_RTE_MASKED);
 
 	/* Trust it only once it ticks: a PIT with its clock gated off or an
@@ -190,6 +193,7 @@ static bool up_start(char *why, size_t why_size)
 			    up_pin.id, up_pin.pin, gsi, n, UP_PROBE_MS);
 		return false;
 	}
+	pit_ch0_periodic(UP_PIT_DIVISOR);
 	return true;
 }
 
