@@ -77,12 +77,17 @@ bool pit_measure_tsc(uint16_t ticks, uint64_t max_tsc_cycles, uint64_t *tsc_cycl
 
 	/* In mode 0 OUT2 goes low on the count write and high at zero; the
 	 * end lies between the last poll that saw it low and the first that
-	 * saw it high. */
+	 * saw it high.  High at the first poll is no count at all (no PIT
+	 * behind the ports: QEMU pit=off reads OUT2 high), not a short one:
+	 * a count of more than a tick outlasts the write-to-poll gap. */
+	bool low_seen = false;
+
 	while ((now = rdtsc_ordered()) - s1 < max_tsc_cycles) {
 		if (inb(PORT_B) & PORT_B_OUT2) {
-			ok = true;
+			ok = low_seen;
 			break;
 		}
+		low_seen = true;
 		prev = now;
 	}
 	uint64_t e = rdtsc_ordered();

@@ -14,7 +14,8 @@
 /* Count `ticks` PIT cycles (<= 65535) on channel 2 and return the TSC
  * cycles they took in *tsc_cycles, with *err_cycles bounding the error (half
  * the brackets around the start and the end).  Gives up after
- * max_tsc_cycles.  Port 0x61 is restored. */
+ * max_tsc_cycles; false also when OUT2 never went low (no counting PIT).
+ * Port 0x61 is restored. */
 bool pit_measure_tsc(uint16_t ticks, uint64_t max_tsc_cycles, uint64_t *tsc_cycles,
 		     uint64_t *err_cycles);
 

@@ -242,7 +242,7 @@ static void measure_joint(struct cwin *w, unsigned nw, struct pitwin *p, uint64_
 		return;
 	if (!p->n) {
 		rl_snprintf(p->r->note, sizeof(p->r->note), p->noisy ? "every run was disturbed (%u)" :
-			    "OUT2 never rose: PIT absent or clock-gated", p->noisy);
+			    "OUT2 never fell at the count write or never rose: PIT absent or clock-gated", p->noisy);
 		return;
 	}
 	keep_median(p->r, p->v, p->e, p->n);
