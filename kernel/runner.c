@@ -482,6 +482,7 @@ void runner_run(const struct options *o, uint64_t seed, struct run_totals *tot)
 			if (o->quick && tc->quick_hard && !o->timeout_s)
 				budget_ms = quick_ms;
 			t.budget_ms = budget_ms;
+			t.budget_given = o->timeout_s != 0;
 			t.start_tsc = lfence_rdtsc();
 			t.deadline_tsc = t.start_tsc + plat_ns_to_cycles(budget_ms * 1000000u);
 			if (o->quick && !o->iters) {

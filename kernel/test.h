@@ -107,6 +107,7 @@ struct test_ctx {
 	uint64_t start_tsc;
 	uint64_t deadline_tsc;	/* budget end on the TSC; 0 = none */
 	uint64_t budget_ms;
+	bool budget_given;	/* budget_ms is the user's timeout= */
 	/* quick (and no iters=): the sample budget's end on the TSC, 0 = none */
 	uint64_t quick_end_tsc;
 	uint64_t quick_budget_ms;

@@ -135,7 +135,7 @@ static void timeout_body(struct test_ctx *t, void *p)
 	ctl.changed_tsc = lfence_rdtsc();
 	ctl.phase = PH_CHANGED;
 	/* not when timeout= set the budget: the user's budget stands */
-	if (t->quick && t->budget_ms == (t->tc->budget_ms ? t->tc->budget_ms : TEST_BUDGET_DEFAULT_MS))
+	if (t->quick && !t->budget_given)
 		t_budget_restart(t, SPEC_QUICK_OVERRUN_MS);
 	/* spin past the budget with interrupts on; bounded (3 s past the
 	 * deadline) in case the watchdog never fires (then the control fails) */
