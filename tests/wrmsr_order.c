@@ -135,7 +135,7 @@ static uint64_t run_variant(enum variant v, uint32_t dest, unsigned vec, uint64_
  * hardware (docs/suites.md), and 200000 IPIs a variant took QEMU TCG
  * 3 s on a slow host and the software KVM that emulates ring 0 about a
  * minute; hardware-assisted guests finish well inside it. */
-#define WO_GUEST_CAP_MS	1000
+#define WO_GUEST_CAP_MS	500
 
 /* quick: the default 40 ms for the five variants (QEMU TCG on an idle
  * host runs all 2000 rounds of each in ~20 ms) */
