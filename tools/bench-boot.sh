@@ -8,7 +8,8 @@
 #       one configuration (default: TCG, -smp 4, "quick tests=smp", the
 #       -kernel path of `make run`): n= min= median= max= in ms; then the
 #       minimal SMP kernel (tools/bench/minsmp.asm) booted the same way and
-#       the ratio of the two medians (the smoke run's goal: <= 1.2)
+#       the ratio of the two medians (a floor: the smoke run's goal, <= 1.2,
+#       is stated against smptest.flat, below)
 #   tools/bench-boot.sh --table [-n N] [--no-kvm] [--no-iso] [--iso-n K]
 #       (`make bench`) the table: for TCG, and for KVM when /dev/kvm is
 #       usable, -smp 4: the minimal SMP kernel, boot only (quick
@@ -21,8 +22,9 @@
 #       takes minutes).  With SMPTEST=<path to kvm-unit-tests'
 #       x86/smptest.flat> (built from its source; ringlab ships none) that
 #       kernel is booted the same way too, with the ratio quick tests=smp /
-#       smptest.flat: the yardstick the smoke-run goal was first stated
-#       against.
+#       smptest.flat: the yardstick the smoke-run goal (<= 1.2) is stated
+#       against.  minsmp.asm is a stricter floor (QEMU, the firmware and an
+#       AP start, nothing else), shown without a goal.
 #   tools/bench-boot.sh --check
 #       no timing: builds the minimal SMP kernel, boots it (TCG, -smp 4 and
 #       -smp 1) and checks its exit status and AP count, and that a copy
@@ -155,7 +157,7 @@ if [ "$table" = 0 ]; then
 	read -r mlo mmed mhi < <(bench_one "$accel" "$smp" "" "$MINSMP" minsmp) || exit 1
 	[ -n "${mmed:-}" ] || exit 1
 	echo "bench-boot: $accel -smp $smp minimal SMP kernel (tools/bench/minsmp.asm): n=$n min=${mlo}ms median=${mmed}ms max=${mhi}ms; $(minsmp_line "$T/run.log")"
-	awk -v a="$med" -v b="$mmed" 'BEGIN { printf "bench-boot: ratio ringlab / minimal (medians): %.2f (goal <= 1.20)\n", a / b }'
+	awk -v a="$med" -v b="$mmed" 'BEGIN { printf "bench-boot: ratio ringlab / minimal (medians): %.2f (a floor; the goal, <= 1.2, is against smptest.flat: --table with SMPTEST=)\n", a / b }'
 	exit 0
 fi
 
@@ -296,7 +298,7 @@ for s in order:
         v = suites.get((a, s))
         r.append("%.1f ms" % statistics.median(v) if v else "-")
     rows.append(r)
-for num, den, label in (("smp", "min", "ratio quick tests=smp / minimal (goal <= 1.2)"),
+for num, den, label in (("smp", "min", "ratio quick tests=smp / minimal (a floor)"),
                         ("smp", "kut", "ratio quick tests=smp / smptest.flat (goal <= 1.2)"),
                         ("quick", "smp", "ratio quick / quick tests=smp"),
                         ("quick", "boot", "ratio quick / quick tests=boot")):
