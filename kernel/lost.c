@@ -14,19 +14,20 @@
  * 20 ms window: tools/bench-boot.sh).  The APs' spins are posted before the
  * boot CPU prints the identity header (lost_begin) and the boot CPU joins
  * them after it (lost_end): the header costs no boot time of its own, and
- * the APs spin while a CPU does I/O-bound work, as in the heavy cases.  A
- * AP that starts late spins less (but at least a quarter of the window
+ * the APs spin while a CPU does I/O-bound work, as in the heavy cases.
+ * An AP that starts late spins less (but at least a quarter of the window
  * from its own start), and its lateness is itself a stall and is counted:
- * each AP notes its start on its own TSC, and the boot CPU, in its own
- * spin, watches each sampled CPU's start flag; an AP's lateness is its own
- * start after the posting, bounded by when the boot CPU first saw it
- * started (so an AP whose TSC runs ahead cannot overstate it; one whose
- * TSC is behind can understate it by that offset, which on hardware is far
- * below anything that moves the scale); one not started when the boot
- * CPU's spin ends counts as late as that end (a lower bound).  The boot
- * CPU's own late start (it printed the header) is not a stall and is not
- * counted.  The line gives the shortest spin of an AP too (of the boot
- * CPU when it is the only one).  The
+ * each AP notes its start on its own TSC; its lateness is that start after
+ * the posting, bounded by when the boot CPU knew it had started (it saw
+ * the AP's flag during its own spin, or the wait for the AP returned).
+ * The bound keeps an AP whose TSC runs ahead from overstating it by more
+ * than the boot CPU's delay in looking; one whose TSC is behind can
+ * understate it by that offset, which on hardware is far below anything
+ * that moves the scale.  An AP that does not finish its spin in time is a
+ * failed call, and the scale goes to its cap.  The boot CPU's own late
+ * start (it printed the header) is not a stall and is not counted.  The
+ * line gives the shortest spin of an AP (of the boot CPU when it is the
+ * only one).  The
  * threshold is then at least LOST_MARGIN times that stall, in whole
  * multiples of the base (capped at LOST_SCALE_MAX); the log states the
  * scale and what it was measured from. */
@@ -63,90 +64,78 @@ static uint64_t cycles_to_us(uint64_t c)
 	return plat_cycles_to_ns(c) / 1000u;
 }
 
-#define LOST_MAX_CPUS	1024
-
-static uint64_t spin_gap[LOST_MAX_CPUS], spin_len[LOST_MAX_CPUS], spin_start[LOST_MAX_CPUS];
+/* Per sampled CPU, by its slot in spin_list (the boot CPU last). */
+static unsigned spin_list[LOST_SAMPLE];
+static uint64_t spin_gap[LOST_SAMPLE], spin_len[LOST_SAMPLE], spin_start[LOST_SAMPLE];
+static volatile bool spin_started[LOST_SAMPLE];
+static bool spin_seen[LOST_SAMPLE];	/* the boot CPU saw it started, in its spin */
+static int spin_rc[LOST_SAMPLE];	/* its post, then its wait */
 static uint64_t spin_cycles, spin_deadline, spin_us;
-static volatile bool spin_started[LOST_MAX_CPUS];
-static unsigned spin_list[LOST_MAX_CPUS];	/* the sampled CPUs; the watcher is last */
-static int spin_post_rc[LOST_MAX_CPUS];
-static unsigned spin_n, spin_watcher, spin_online;
-static uint64_t spin_posted, late_start;	/* the watcher's clock */
+static unsigned spin_n, spin_online;
+static uint64_t spin_posted, late_start;	/* the boot CPU's clock */
 
-/* How late sampled AP i started: its own start on its own TSC after the
- * posting, at most `seen` (when the watcher first saw its flag). */
-static uint64_t ap_lateness(unsigned c, uint64_t seen)
+/* How late the AP in slot i started: its own start on its own TSC after
+ * the posting, at most `known` - spin_posted (the boot CPU's time when it
+ * knew the AP had started: it saw the flag, or the wait returned). */
+static uint64_t ap_lateness(unsigned i, uint64_t known)
 {
-	uint64_t own = spin_start[c] > spin_posted ? spin_start[c] - spin_posted : 0;
-	uint64_t bound = seen - spin_posted;
+	uint64_t own = spin_start[i] > spin_posted ? spin_start[i] - spin_posted : 0;
+	uint64_t bound = known - spin_posted;
 
 	return own < bound ? own : bound;
 }
 
-/* The watcher's part of its spin: every sampled AP whose start flag it
- * sees for the first time started at most now - spin_posted after the
- * spins were posted. */
-static void watch_starts(bool *seen, uint64_t now)
+static void note_late(unsigned i, uint64_t known)
+{
+	uint64_t late = ap_lateness(i, known);
+
+	if (late > late_start)
+		late_start = late;
+}
+
+/* The boot CPU's part of its spin: each sampled AP whose start flag it
+ * sees for the first time. */
+static void watch_starts(uint64_t now)
 {
 	for (unsigned i = 0; i + 1 < spin_n; i++) {
-		unsigned c = spin_list[i];
-
-		if (c >= LOST_MAX_CPUS || seen[i] || !__atomic_load_n(&spin_started[c], __ATOMIC_ACQUIRE))
+		if (spin_seen[i] || !__atomic_load_n(&spin_started[i], __ATOMIC_ACQUIRE))
 			continue;
-		seen[i] = true;
-		uint64_t late = ap_lateness(c, now);
-
-		if (late > late_start)
-			late_start = late;
+		spin_seen[i] = true;
+		note_late(i, now);
 	}
 }
 
 /* Spin reading the TSC; the longest gap between two reads is how long
  * this CPU was not running (an emulator thread descheduled, an SMI).  It
- * stops at the common deadline (the boot CPU's TSC), but spins at least a
- * quarter of the window and at most the whole window from its own start
- * (so a CPU whose TSC is behind the boot CPU's still stops in time). */
+ * stops at the common deadline (the boot CPU's TSC) and at most the whole
+ * window from its own start (so a CPU whose TSC is behind the boot CPU's
+ * still stops in time).  An AP spins at least a quarter of the window,
+ * so that one that starts late can still see a gap after its start; the
+ * boot CPU stops at the deadline, at once when the identity header
+ * outlasted the window (the APs spun meanwhile), and spins a quarter
+ * window only when it is the one CPU sampled.  arg: the slot. */
 static void spin(void *arg)
 {
-	unsigned slot = plat_this_cpu();
-
-	(void)arg;
+	unsigned slot = (unsigned)(uintptr_t)arg;
+	bool watch = slot + 1 == spin_n;
 	uint64_t start = lfence_rdtsc(), prev = start, gap = 0;
 	uint64_t end = start + spin_cycles < spin_deadline ? start + spin_cycles : spin_deadline;
-	bool watch = slot == spin_watcher;
-	static bool seen[LOST_MAX_CPUS];
 
-	/* An AP that starts late still spins a quarter of the window, so
-	 * that it too can see a gap after its start.  The boot CPU stops at
-	 * the deadline, even at once when the header outlasted the window:
-	 * the APs spun meanwhile; it spins a quarter window only when it is
-	 * the one CPU sampled. */
 	if (end < start + spin_cycles / 4 && (!watch || spin_n == 1))
 		end = start + spin_cycles / 4;
-	if (slot < LOST_MAX_CPUS) {
-		spin_start[slot] = start;
-		__atomic_store_n(&spin_started[slot], true, __ATOMIC_RELEASE);
-	}
-	if (watch) {
-		for (unsigned i = 0; i + 1 < spin_n; i++)
-			seen[i] = false;
-		watch_starts(seen, start);
-	}
+	spin_start[slot] = start;
+	__atomic_store_n(&spin_started[slot], true, __ATOMIC_RELEASE);
+	if (watch)
+		watch_starts(start);
 	for (uint64_t now = prev; now < end; prev = now) {
 		now = lfence_rdtsc();
 		if (now - prev > gap)
 			gap = now - prev;
 		if (watch)
-			watch_starts(seen, now);
+			watch_starts(now);
 	}
-	if (watch)
-		for (unsigned i = 0; i + 1 < spin_n; i++)
-			if (!seen[i] && prev - spin_posted > late_start)
-				late_start = prev - spin_posted;
-	if (slot < LOST_MAX_CPUS) {
-		spin_gap[slot] = gap;
-		spin_len[slot] = prev - start;
-	}
+	spin_gap[slot] = gap;
+	spin_len[slot] = prev - start;
 }
 
 void lost_begin(bool quick)
@@ -169,18 +158,17 @@ void lost_begin(bool quick)
 	for (unsigned i = 1; i < plat_ncpus() && n + 1 < LOST_SAMPLE; i++)
 		if (plat_online(i) && seen++ % step == 0)
 			spin_list[n++] = i;
-	spin_list[n++] = 0;	/* last: the boot CPU, in lost_end() */
-	for (unsigned i = 0; i < LOST_MAX_CPUS; i++) {
+	spin_list[n++] = plat_this_cpu();	/* last: the boot CPU, in lost_end() */
+	for (unsigned i = 0; i < LOST_SAMPLE; i++) {
 		spin_gap[i] = spin_len[i] = spin_start[i] = 0;
-		spin_started[i] = false;
+		spin_started[i] = spin_seen[i] = false;
 	}
 	spin_n = n;
-	spin_watcher = plat_this_cpu();
 	late_start = 0;
 	spin_posted = lfence_rdtsc();
 	spin_deadline = spin_posted + spin_cycles;
 	for (unsigned i = 0; i + 1 < n; i++)
-		spin_post_rc[i] = plat_post(spin_list[i], spin, NULL);
+		spin_rc[i] = plat_post(spin_list[i], spin, (void *)(uintptr_t)i);
 }
 
 void lost_end(void)
@@ -192,23 +180,31 @@ void lost_end(void)
 	 * spins what is left of it and watches their starts. */
 	if (n == 1)
 		spin_deadline = lfence_rdtsc() + spin_cycles;
-	spin(NULL);
-	for (unsigned i = 0; i + 1 < n; i++)
-		if (spin_post_rc[i] != PLAT_OK ||
-		    plat_wait(spin_list[i], T_LOST_BASE_US / 1000 + spin_us / 1000) != PLAT_OK)
-			failed++;
-	for (unsigned i = 0; i < n; i++) {
-		if (spin_list[i] >= LOST_MAX_CPUS)
-			continue;
-		if (spin_gap[spin_list[i]] > gap)
-			gap = spin_gap[spin_list[i]];
-		/* the boot CPU's spin may be empty by design (see spin()) */
-		if (spin_len[spin_list[i]] < shortest && (n == 1 || spin_list[i] != spin_watcher))
-			shortest = spin_len[spin_list[i]];
-	}
-	/* 2. round trips of an empty call to each AP. */
+	spin((void *)(uintptr_t)(n - 1));
 	for (unsigned i = 0; i + 1 < n; i++) {
-		for (unsigned k = 0; k < LOST_PINGS; k++) {
+		if (spin_rc[i] == PLAT_OK)
+			spin_rc[i] = plat_wait(spin_list[i], T_LOST_BASE_US / 1000 + spin_us / 1000);
+		if (spin_rc[i] != PLAT_OK) {
+			failed++;
+			continue;
+		}
+		/* not seen in the boot CPU's spin (it was short, or empty):
+		 * the AP's own start, bounded by the wait's return */
+		if (!spin_seen[i])
+			note_late(i, lfence_rdtsc());
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (i + 1 < n && spin_rc[i] != PLAT_OK)
+			continue;
+		if (spin_gap[i] > gap)
+			gap = spin_gap[i];
+		/* the boot CPU's spin may be empty by design (see spin()) */
+		if (spin_len[i] < shortest && (n == 1 || i + 1 < n))
+			shortest = spin_len[i];
+	}
+	/* 2. round trips of an empty call to each AP that answered. */
+	for (unsigned i = 0; i + 1 < n; i++) {
+		for (unsigned k = 0; k < LOST_PINGS && spin_rc[i] == PLAT_OK; k++) {
 			uint64_t t0 = lfence_rdtsc();
 
 			if (plat_call(spin_list[i], noop, NULL, T_LOST_BASE_US / 1000) != PLAT_OK) {
