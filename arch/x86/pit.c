@@ -60,7 +60,7 @@ uint8_t pit_ch0_status(void)
 }
 
 bool pit_measure_tsc(uint16_t ticks, uint64_t max_tsc_cycles, uint64_t *tsc_cycles,
-		     uint64_t *err_cycles)
+		     uint64_t *err_cycles, bool *high_at_once)
 {
 	uint8_t saved = inb(PORT_B);
 	bool ok = false;
@@ -77,17 +77,14 @@ bool pit_measure_tsc(uint16_t ticks, uint64_t max_tsc_cycles, uint64_t *tsc_cycl
 
 	/* In mode 0 OUT2 goes low on the count write and high at zero; the
 	 * end lies between the last poll that saw it low and the first that
-	 * saw it high.  High at the first poll is no count at all (no PIT
-	 * behind the ports: QEMU pit=off reads OUT2 high), not a short one:
-	 * a count of more than a tick outlasts the write-to-poll gap. */
-	bool low_seen = false;
-
+	 * saw it high. */
+	*high_at_once = false;
 	while ((now = rdtsc_ordered()) - s1 < max_tsc_cycles) {
 		if (inb(PORT_B) & PORT_B_OUT2) {
-			ok = low_seen;
+			*high_at_once = prev == s1;
+			ok = true;
 			break;
 		}
-		low_seen = true;
 		prev = now;
 	}
 	uint64_t e = rdtsc_ordered();

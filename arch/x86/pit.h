@@ -14,10 +14,12 @@
 /* Count `ticks` PIT cycles (<= 65535) on channel 2 and return the TSC
  * cycles they took in *tsc_cycles, with *err_cycles bounding the error (half
  * the brackets around the start and the end).  Gives up after
- * max_tsc_cycles; false also when OUT2 never went low (no counting PIT).
- * Port 0x61 is restored. */
+ * max_tsc_cycles.  *high_at_once: OUT2 was already high at the first poll
+ * (no PIT counting behind the ports, e.g. QEMU pit=off; or this CPU was
+ * held up past the whole count, so the caller retries before it concludes
+ * that).  Port 0x61 is restored. */
 bool pit_measure_tsc(uint16_t ticks, uint64_t max_tsc_cycles, uint64_t *tsc_cycles,
-		     uint64_t *err_cycles);
+		     uint64_t *err_cycles, bool *high_at_once);
 
 /* Channel 0 as a rate generator (mode 2): IRQ 0 every divisor/PIT_HZ s. */
 void pit_ch0_periodic(uint16_t divisor);

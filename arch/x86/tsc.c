@@ -139,7 +139,7 @@ static void cwin_close(struct cwin *w)
 struct pitwin {
 	struct tsc_ref *r;
 	uint64_t ticks, v[3], e[3];
-	unsigned n, tries, noisy, runs;
+	unsigned n, tries, noisy, at_once, runs;
 	bool dead;
 };
 
@@ -151,10 +151,18 @@ static bool pit_wants(const struct pitwin *p)
 static void pit_run(struct pitwin *p)
 {
 	uint64_t cyc, err;
+	bool at_once;
 
 	p->tries++;
-	if (!pit_measure_tsc((uint16_t)p->ticks, tsc_ms_to_cycles(1000), &cyc, &err) || !cyc) {
+	if (!pit_measure_tsc((uint16_t)p->ticks, tsc_ms_to_cycles(1000), &cyc, &err, &at_once) || !cyc) {
 		p->dead = true;
+		return;
+	}
+	/* OUT2 high before the count could have run: no PIT, or this CPU was
+	 * away for the whole count; retried like a disturbed run, and only
+	 * every try so is taken for no PIT (the note says which) */
+	if (at_once) {
+		p->at_once++;
 		return;
 	}
 	if (err * 1000 > cyc) {
@@ -241,13 +249,18 @@ static void measure_joint(struct cwin *w, unsigned nw, struct pitwin *p, uint64_
 	if (!p)
 		return;
 	if (!p->n) {
-		rl_snprintf(p->r->note, sizeof(p->r->note), p->noisy ? "every run was disturbed (%u)" :
-			    "OUT2 never fell at the count write or never rose: PIT absent or clock-gated", p->noisy);
+		if (p->at_once == p->tries)
+			rl_snprintf(p->r->note, sizeof(p->r->note),
+				    "OUT2 already high at the first poll of all %u runs: no PIT counting", p->tries);
+		else
+			rl_snprintf(p->r->note, sizeof(p->r->note), p->noisy || p->at_once ?
+				    "every run was disturbed (%u)" : "OUT2 never rose: PIT absent or clock-gated",
+				    p->noisy + p->at_once);
 		return;
 	}
 	keep_median(p->r, p->v, p->e, p->n);
 	rl_snprintf(p->r->note, sizeof(p->r->note), "%u runs of %llu ticks, %u disturbed", p->n,
-		    (unsigned long long)p->ticks, p->noisy);
+		    (unsigned long long)p->ticks, p->noisy + p->at_once);
 }
 
 static void ref_cpuid(struct tsc_calibration *c)
