@@ -15,6 +15,7 @@
 #include "kernel/kernel.h"
 #include "kernel/platform.h"
 #include "kernel/report.h"
+#include "lib/memsize.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -240,7 +241,13 @@ static uint64_t stosb_mbps(void)
 		if (r && dt < best)
 			best = dt;
 	}
-	return best && hz ? (uint64_t)(((unsigned __int128)sizeof(stosb_page) * hz) / best / 1000000u) : 0;
+	if (!best || best == ~0ull || !hz)
+		return 0;
+	uint64_t r = mbps(sizeof(stosb_page), best, hz);
+
+	/* measured: below 1 MB/s is the slowest emulation, not "not
+	 * measured" (0), which would let the SIMD probes run there */
+	return r ? r : 1;
 }
 
 uint64_t plat_emulated_mbps(void)

@@ -51,8 +51,8 @@ int clear_crossover(const uint64_t *nt, const uint64_t *base, unsigned n);
  * a larger size. */
 int clear_first_win(const uint64_t *nt, const uint64_t *base, unsigned n);
 
-/* MB/s (10^6 bytes per second) for bytes moved in cycles at hz; 0 when
- * cycles is 0. */
+/* MB/s (10^6 bytes per second) for bytes moved in cycles at hz, to the
+ * nearest whole MB/s; 0 when cycles is 0. */
 uint64_t mbps(uint64_t bytes, uint64_t cycles, uint64_t hz);
 
 #endif

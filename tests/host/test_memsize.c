@@ -222,6 +222,12 @@ static void crossover_and_rate(void **state)
 	assert_int_equal(mbps(1000000, 3000000000ull, 3000000000ull), 1);
 	assert_int_equal(mbps(1ull << 30, 100000000, 1000000000), 10737);
 	assert_int_equal(mbps(1, 0, 1000), 0);
+	/* to the nearest: 4 KiB in 4.5 ms is 0.91 MB/s, 1.5 MB/s rounds up,
+	 * 0.4 MB/s down */
+	assert_int_equal(mbps(4096, 4500000, 1000000000), 1);
+	assert_int_equal(mbps(1500000, 1000000000, 1000000000), 2);
+	assert_int_equal(mbps(400000, 1000000000, 1000000000), 0);
+	assert_int_equal(mbps(1499999, 1000000000, 1000000000), 1);
 }
 
 /* The crossover rule: "from S on" only if NT wins at every measured size
