@@ -38,7 +38,6 @@
 #include "arch/x86/tsc_read.h"
 #include "arch/x86/percpu.h"
 #include "kernel/platform.h"
-#include "lib/printf.h"
 
 SUITE(wrmsr_order, 75, "store -> x2APIC ICR WRMSR -> handler: stale reads per fence variant");
 
@@ -172,24 +171,24 @@ TEST_EX(wrmsr_order, stale_reads, 0, 120000)
 	t_diag(t, "sender cpu 0, receiver cpu %u (%s), %llu rounds per variant, vendor %s",
 	       rx[0], plat_cpu_rel_name(rel), (unsigned long long)n, plat_cpu_info()->vendor_str);
 	uint64_t stale_of[NVARIANTS] = { 0 }, n_of[NVARIANTS] = { 0 };
-	uint64_t planned = n, done = 0;
-	unsigned cut = 0;
+	uint64_t planned = n;
 	bool guest_cap = !t->quick && !t->iters && plat_under_emulator();
+	struct t_share sh;
 
+	t_share_begin(&sh, NVARIANTS);
 	for (int v = 0; v < NVARIANTS; v++) {
 		uint64_t lost, end = 0, now = lfence_rdtsc();
 
 		/* quick: an equal share of what is left of the budget */
 		if (t->quick_end_tsc)
-			end = t->quick_end_tsc > now ?
-			      now + (t->quick_end_tsc - now) / (uint64_t)(NVARIANTS - v) : now;
+			end = now + t_share_cycles(t, &sh, now);
 		else if (guest_cap)
 			end = now + plat_ns_to_cycles(WO_GUEST_CAP_MS * 1000000ull);
+		t_share_skip(&sh);
 		n = planned;
 		uint64_t stale = run_variant((enum variant)v, dest, vec, &n, &lost, end);
 
-		done += n;
-		cut += n < planned;
+		t_share_took(&sh, n, planned);
 		const char *needed = v == V_NONE ? (stale ? " fence_needed=yes" : " fence_needed=not-observed") : "";
 
 		t_metric_value(t, vname[v], (int64_t)stale, "count",
@@ -208,17 +207,12 @@ TEST_EX(wrmsr_order, stale_reads, 0, 120000)
 		n_of[v] = n;
 	}
 	/* one line for the five (each metric's n= is its count) */
-	if (cut && guest_cap)
+	if (sh.cut && guest_cap)
 		t_diag(t, "budget: full run in ring 0 under an emulator or hypervisor (env=%s): %u of %d variants stopped at %u ms, after %llu of %llu rounds in all (each metric's n= is its count; iters= runs them all)",
-		       plat_env(), cut, NVARIANTS, WO_GUEST_CAP_MS, (unsigned long long)done,
-		       (unsigned long long)(planned * NVARIANTS));
-	else if (cut) {
-		char what[80];
-
-		rl_snprintf(what, sizeof(what), "%u of %d variants cut short (each metric's n= is its count)",
-			    cut, NVARIANTS);
-		t_budget_note(t, what, done, planned * NVARIANTS);
-	}
+		       plat_env(), sh.cut, NVARIANTS, WO_GUEST_CAP_MS, (unsigned long long)sh.done,
+		       (unsigned long long)sh.planned);
+	else
+		t_share_note(t, &sh, "variants", "each metric's n= is its count");
 	t_conclude(t, "verdict: without a fence the IPI handler read stale data %llu of %llu times (%s); with MFENCE;LFENCE %llu; late-store control %s (%llu of %llu)",
 		   (unsigned long long)stale_of[V_NONE], (unsigned long long)n_of[V_NONE],
 		   stale_of[V_NONE] ? "MFENCE;LFENCE is needed before the x2APIC ICR WRMSR here" :
