@@ -241,7 +241,7 @@ static uint64_t stosb_mbps(void)
 		if (r && dt < best)
 			best = dt;
 	}
-	if (!best || best == ~0ull || !hz)
+	if (!best || !hz)
 		return 0;
 	uint64_t r = mbps(sizeof(stosb_page), best, hz);
 

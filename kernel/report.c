@@ -23,15 +23,22 @@ static struct {
 	uint64_t suite_tsc, case_tsc;
 } open_;
 
-static void emit_line(const char *text)
+/* The current indentation at the start of line; returns its length. */
+static size_t indent(char *line)
 {
-	char line[REP_LINE_MAX + 8];
 	size_t n = 0;
 
 	for (unsigned i = 0; i < depth; i++) {
 		memcpy(line + n, INDENT, 4);
 		n += 4;
 	}
+	return n;
+}
+
+static void emit_line(const char *text)
+{
+	char line[REP_LINE_MAX + 8];
+	size_t n = indent(line);
 	size_t l = strnlen(text, REP_LINE_MAX);
 
 	memcpy(line + n, text, l);
@@ -46,12 +53,8 @@ static void emit_line(const char *text)
 static void emitv(const char *prefix, const char *fmt, va_list ap)
 {
 	char line[REP_LINE_MAX + 8];
-	size_t n = 0, p = strlen(prefix);
+	size_t n = indent(line), p = strlen(prefix);
 
-	for (unsigned i = 0; i < depth; i++) {
-		memcpy(line + n, INDENT, 4);
-		n += 4;
-	}
 	memcpy(line + n, prefix, p);
 	n += p;
 	/* the text (prefix included) is at most REP_LINE_MAX - 1 characters,
