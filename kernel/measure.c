@@ -28,6 +28,22 @@ void *t_alloc(struct test_ctx *t, size_t bytes)
 	return p;
 }
 
+static void free_big(struct test_ctx *t, void *p)
+{
+	(void)t;
+	plat_free_big(p);
+}
+
+void *t_alloc_big(struct test_ctx *t, size_t bytes)
+{
+	void *p = plat_alloc_big(bytes, NULL, 0);
+
+	if (!p)
+		t_abort(t, "no memory for %zu bytes", bytes);
+	t_defer(t, free_big, p);
+	return p;
+}
+
 bool t_require(struct test_ctx *t, struct x86_cpu_feature f, const char *what)
 {
 	char src[200];

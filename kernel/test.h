@@ -39,7 +39,8 @@
  *	waits	 plat_spin_until(cond, timeout_us), tsc_barrier_*
  *	CPU	 plat_cpu_info(), plat_cpu_has(X86_FEATURE_*), t_require(),
  *		 plat_under_emulator()
- *	memory	 t_alloc() (never NULL: no memory fails and ends the case)
+ *	memory	 t_alloc() (never NULL: no memory fails and ends the case),
+ *		 t_alloc_big() (unzeroed, one block)
  *	measure	 t_u2u() (U/2U overhead removal), t_overhead_*() (bracket
  *		 overhead), t_check_usable() (enough trials kept),
  *		 t_metric_dist/value
@@ -212,6 +213,11 @@ void t_abort(struct test_ctx *t, const char *fmt, ...)
 /* Zeroed, page-aligned memory until the case ends.  Never returns NULL:
  * without memory the case fails ("no memory for N bytes") and ends. */
 void *t_alloc(struct test_ctx *t, size_t bytes);
+/* plat_alloc_big() memory, NOT zeroed (for sample buffers whose every
+ * slot is written before it is read: zeroing is what a case cost where
+ * every ring-0 store is emulated), released when the case ends; one such
+ * block at a time.  Never returns NULL, as t_alloc(). */
+void *t_alloc_big(struct test_ctx *t, size_t bytes);
 /* Whether the CPU has feature f; if not, the case is skipped with
  * "CPU lacks <what> (CPUID.7.0:EBX[10])". */
 bool t_require(struct test_ctx *t, struct x86_cpu_feature f, const char *what);

@@ -72,24 +72,12 @@ static bool available(enum tsc_reader r, char *why, size_t size)
 	return false;
 }
 
-static void free_big(struct test_ctx *t, void *p)
-{
-	(void)t;
-	plat_free_big(p);
-}
-
 /* Sample memory, unzeroed (every slot is written before it is read):
  * where every ring-0 store is emulated, zeroing resolution's 40 KB took
- * 25 ms.  Released when the case ends, so that no later case's
- * plat_alloc_big() releases a stale one. */
+ * 25 ms. */
 static uint64_t *alloc_samples(struct test_ctx *t, size_t n)
 {
-	uint64_t *p = plat_alloc_big(n * sizeof(uint64_t), NULL, 0);
-
-	if (!p)
-		t_abort(t, "no memory for %zu bytes", n * sizeof(uint64_t));
-	t_defer(t, free_big, p);
-	return p;
+	return t_alloc_big(t, n * sizeof(uint64_t));
 }
 
 /* quick without iters=: the end of the next reader's equal share of what

@@ -348,12 +348,6 @@ static bool run_one(struct test_ctx *t, enum shape sh, enum tsc_reader v, int64_
 	return true;
 }
 
-static void free_buffers(struct test_ctx *t, void *p)
-{
-	(void)t;
-	plat_free_big(p);
-}
-
 /* One unzeroed allocation for the three sample arrays: every slot is
  * written before it is read (wstamp[1..nw], sa[0..na), sb[0..nb)), and
  * zeroing them is what a case cost under a software KVM that emulates
@@ -364,13 +358,8 @@ static void alloc_buffers(struct test_ctx *t)
 	/* quick without iters= (a 1-2 ms window a variant): 20000 samples */
 	size_t cap = t->quick_end_tsc ? 20000 : (size_t)t_iters(t, 2000000, 100000);
 	size_t bytes = cap * (sizeof(uint64_t) + 2 * sizeof(struct vt));
-	uint8_t *p = plat_alloc_big(bytes, NULL, 0);
+	uint8_t *p = t_alloc_big(t, bytes);
 
-	if (!p)
-		t_abort(t, "no memory for %zu bytes", bytes);
-	/* released when the case ends, so that no later case's
-	 * plat_alloc_big() releases a stale one */
-	t_defer(t, free_buffers, p);
 	order_run.cap = cap;
 	order_run.wstamp = (uint64_t *)p;
 	order_run.sa = (struct vt *)(p + cap * sizeof(uint64_t));

@@ -175,9 +175,8 @@ static void env_restore(struct test_ctx *t, void *arg)
 		e->remotes_used = false;
 	}
 	/* Last, with no CPU left caching a translation to them: the frames go
-	 * back now (plat_alloc_big() keeps its block until its next call, and
-	 * a later case's call would otherwise rewind the allocator to a mark
-	 * from this case, which the runner has already rewound past). */
+	 * back now, before the case's other cleanup (the runner forgets the
+	 * block at the case's end too). */
 	if (e->big) {
 		plat_free_big(e->big);
 		e->big = NULL;
