@@ -216,9 +216,8 @@ static void do_clear(struct cpu_slot *s, struct cell *c, uint8_t *r, uint64_t ti
 	s->late = !tsc_barrier_wait(&c->bar, timeout);
 	s->start = lfence_rdtsc();
 	for (k = 0; k < c->reps; k++) {
-		/* checked after 1, 2, 4, ... reps: a few timestamps, plain RDTSC
-		 * (no LFENCE to stall the clear inside its own timed window;
-		 * a cap needs no ordering) */
+		/* after 1, 2, 4, ... reps; plain RDTSC: no LFENCE stalls the
+		 * clear it times, and a cap needs no ordering */
 		if (c->rep_cap && k && !(k & (k - 1)) && rdtsc() - s->start >= c->rep_cap)
 			break;
 		if (c->shape == SH_PERPAGE)
