@@ -24,10 +24,10 @@ KLDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,max-page-size=0
 	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments -T kernel.ld
 NASMFLAGS := -f elf64 -w+all -w-unknown-warning -Werror -I$(BUILD)/k/gen/
 
-# A suite too big for one file is a directory tests/<suite>/ whose suite.c
-# declares it (tests/tlb/); every .c file there is part of it.
-SUITE_DIRS := $(patsubst %/suite.c,%,$(wildcard tests/*/suite.c))
-KERNEL_C := $(sort $(wildcard kernel/*.c arch/x86/*.c lib/*.c tests/*.c $(addsuffix /*.c,$(SUITE_DIRS))))
+# A suite too big for one file is a directory suites/<suite>/ whose suite.c
+# declares it (suites/tlb/); every .c file there is part of it.
+SUITE_DIRS := $(patsubst %/suite.c,%,$(wildcard suites/*/suite.c))
+KERNEL_C := $(sort $(wildcard kernel/*.c arch/x86/*.c lib/*.c suites/*.c $(addsuffix /*.c,$(SUITE_DIRS))))
 KERNEL_ASM := $(sort $(wildcard boot/*.asm arch/x86/*.asm))
 KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 	      $(patsubst %.asm,$(BUILD)/k/%.asm.o,$(KERNEL_ASM)) \
@@ -151,9 +151,9 @@ $(BUILD)/mbforge.elf: $(MBFORGE_OBJ) tests/qemu/mbforge/mbforge.ld
 	$(LD) $(MBFORGE_LDFLAGS) -o $@ $(MBFORGE_OBJ)
 
 # ------------------------------------------------------------- host side ---
-# The log parser: tools/logcheck_lib*.c (one parser; logcheck, the unit
+# The log parser: tools/liblogcheck/*.c (one parser; logcheck, the unit
 # tests and the fuzzer link the same files).
-LOGCHECK_LIB := $(sort $(wildcard tools/logcheck_lib*.c))
+LOGCHECK_LIB := $(sort $(wildcard tools/liblogcheck/*.c))
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -DRINGLAB_HOST \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -MMD -MP
 HOST_LIBS := -lcmocka
@@ -227,7 +227,7 @@ fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZERS))
 # ------------------------------------------------------- hosted runner ---
 # The suites declared with SUITE_HOSTED, the runner, report and command
 # line from the same sources as the kernel, on a Linux platform layer.
-HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' tests/*.c) \
+HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' suites/*.c) \
 	$(foreach d,$(SUITE_DIRS),$(if $(shell grep -lw '^SUITE_HOSTED' $(d)/suite.c),$(sort $(wildcard $(d)/*.c))))
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
 	kernel/runner.c kernel/answers.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c kernel/counters.c \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Writing a test.
  *
- * A suite is one file tests/<suite>.c:
+ * A suite is one file suites/<suite>.c:
  *
  *	#include "kernel/test.h"
  *	SUITE(mysuite, 50, "what the suite checks");
@@ -17,7 +17,7 @@
  * TEST records (sections ringlab_suites / ringlab_tests), so adding a file
  * adds a suite with no other edit.  Suites run in ascending `order`, cases
  * in the order they appear in the file (the runner sorts them by source
- * line, so a suite split over files keeps its TEST()s in one: tests/tlb/).
+ * line, so a suite split over files keeps its TEST()s in one: suites/tlb/).
  *
  * A case ends passed unless it called t_fail() (or t_check() failed), or
  * skipped if it called t_skip().  An unexpected exception or an overrun of

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Outcome bookkeeping for litmus tests (tests/litmus/), pure so host unit
+/* Outcome bookkeeping for litmus tests (suites/litmus/), pure so host unit
  * tests cover it (tests/host/test_litmus.c).
  *
  * A test reads up to LITMUS_MAX_REGS registers per iteration, each 0 or 1;

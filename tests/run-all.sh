@@ -93,8 +93,8 @@ else
 fi
 rm -rf "$(dirname "$ctl")"
 # Layering: boot/ and arch/x86/ are the hardware floor and include nothing
-# from kernel/ or tests/ (they reach the log floor through arch/x86/log.h).
-up=$(grep -nE '^[[:space:]]*(#|%)[[:space:]]*include[[:space:]]+"(kernel|tests)/' boot/* arch/x86/* 2>/dev/null |
+# from kernel/, suites/ or tests/ (they reach the log floor through arch/x86/log.h).
+up=$(grep -nE '^[[:space:]]*(#|%)[[:space:]]*include[[:space:]]+"(kernel|suites|tests)/' boot/* arch/x86/* 2>/dev/null |
 	head -n 3 | tr '\n' ' ')
 if [ -z "$up" ]; then
 	result PASS layering
@@ -121,7 +121,7 @@ else
 	result FAIL spdx "no SPDX-License-Identifier line in: ${nospdx:-(LICENSE missing)}"
 fi
 # Small files with one job each: no source file over 900 lines (split a
-# longer one by job, as tests/tlb/ is).
+# longer one by job, as suites/tlb/ is).
 long=$(git ls-files '*.c' '*.h' '*.asm' '*.py' '*.sh' tools/ringlab-report tools/ringlab-capture \
 		tools/gen-suites-doc 2>/dev/null | grep -v '^tests/host/data/' |
 	while IFS= read -r f; do

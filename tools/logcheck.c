@@ -3,8 +3,8 @@
  * expectations of it.  Exit 0 when all is well (one summary line on
  * stdout), 1 when the log or an expectation fails (each problem on stderr),
  * 2 for a usage error or an unreadable file.  The checking itself is in
- * tools/logcheck_lib.c so the unit tests can drive it. */
-#include "tools/logcheck.h"
+ * tools/liblogcheck/liblogcheck.c so the unit tests can drive it. */
+#include "tools/liblogcheck/liblogcheck.h"
 #include "tools/logcheck_json.h"
 #include "lib/parse.h"
 

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "tools/logcheck.h"
+#include "tools/liblogcheck/liblogcheck.h"
 
 /* Checks text like logcheck_buffer_opts() (o's event hook is taken over)
  * and writes the JSON document to f.  Returns logcheck_buffer_opts()'s

@@ -62,7 +62,7 @@ struct tsc_ref {
 
 /* Agreement tolerance between two frequencies: 0.1% plus the measured
  * references' own uncertainties; nominal CPUID 0x16 values are only
- * expected within 2% (tests/tsc.c uses the same numbers). */
+ * expected within 2% (suites/tsc.c uses the same numbers). */
 #define TSC_AGREE_PPM		1000
 #define TSC_NOMINAL_PPM		20000
 

@@ -70,7 +70,7 @@ static inline __attribute__((always_inline)) uint64_t rdtsc_ordered(void)
 }
 
 /* X(name, instruction sequence, waits for earlier loads, later loads wait
- *   for it) -- the orderings the SDM guarantees (tests/tsc_order.c). */
+ *   for it) -- the orderings the SDM guarantees (suites/tsc_order.c). */
 #define TSC_READERS(X) \
 	X(rdtsc,               "RDTSC",               false, false) \
 	X(lfence_rdtsc,        "LFENCE;RDTSC",        true,  false) \

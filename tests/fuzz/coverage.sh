@@ -11,8 +11,8 @@ BUILD=${BUILD:-build}
 root=${1:-$BUILD/fuzz/corpus}
 command -v llvm-cov >/dev/null && command -v llvm-profdata >/dev/null ||
 	{ echo "SKIP fuzz-coverage: llvm-cov/llvm-profdata not installed (Debian: llvm)"; exit 0; }
-# the log parser is every tools/logcheck_lib*.c (the Makefile's LOGCHECK_LIB)
-logcheck_lib=$(echo tools/logcheck_lib*.c)
+# the log parser is every tools/liblogcheck/*.c (the Makefile's LOGCHECK_LIB)
+logcheck_lib=$(echo tools/liblogcheck/*.c)
 declare -A deps=(
 	[mbi]="kernel/mbi.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c"
 	[acpi]="arch/x86/acpi.c arch/x86/acpi_spcr.c arch/x86/mptable.c lib/string.c lib/printf.c tests/fuzz/fuzz_phys.c"

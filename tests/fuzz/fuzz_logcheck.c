@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* libFuzzer harness: tools/logcheck_lib.c, the parser every host tool and
+/* libFuzzer harness: tools/liblogcheck/liblogcheck.c, the parser every host tool and
  * CI job feeds ringlab logs through; also the metric-line grammar. */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tools/logcheck.h"
+#include "tools/liblogcheck/liblogcheck.h"
 
 /* Touch every slice of every event, so ASan sees any that points outside
  * the input (the JSON export, tools/logcheck_json.c, reads them all). */

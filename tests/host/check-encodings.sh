@@ -68,7 +68,7 @@ if [ "$n_amd" != 2 ]; then
 fi
 [ "$tlb_sites_ok" = 1 ] && echo "PASS encoding-tlb-sites"
 # XBEGIN/XABORT/XEND (RTM, #UD without CPUID.7.0:EBX[11]) only inside the
-# three spec_seq.asm routines, which tests/spec/ and the boot probe
+# three spec_seq.asm routines, which suites/spec/ and the boot probe
 # (kernel/cpu_probe.c, under the fault catch) call after checking RTM.
 rtm_fns=$(printf '%s\n' "$dis" | awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 } /\t(xbegin|xabort|xend)/ { print fn }' | sort -u | tr '\n' ' ')
 if [ "$rtm_fns" = "<rtm_abort_seq>: <rtm_commit_probe>: <rtm_xabort_probe>: " ] || [ -z "$rtm_fns" ]; then

@@ -43,7 +43,7 @@ MMIO_FILES = {
     "arch/x86/ioapic.c": "I/O APIC IOREGSEL/IOWIN: one redirection entry (uniprocessor NMI watchdog), saved and restored",
     "arch/x86/vga.c": "VGA text framebuffer 0xB8000",
     "kernel/fbcon.c": "the GOP/VBE framebuffer of the multiboot2 tag (screen console): pixels only",
-    "tests/fault.c": "deliberate #PF on an unmapped address (no device)",
+    "suites/fault.c": "deliberate #PF on an unmapped address (no device)",
     "arch/x86/smpboot.c": "AP trampoline page in low RAM (not a device): the parked CPUs' IDT pointer",
 }
 MAP_FILES = {"arch/x86/apic.c", "arch/x86/hpet.c", "arch/x86/ioapic.c", "kernel/fbcon_boot.c"}

@@ -561,7 +561,7 @@ assert set(ca.values()) != set(cb.values()), "the two seeds chose different part
 t = subprocess.run([r, "compare", a, b], check=True, capture_output=True, text=True).stdout
 assert "Only in A (0): -" in t and "Only in B (0): -" in t, t[-400:]
 assert "In some logs only" not in t
-# planted: B with the partner's CPU number in the name, as tests/ipi.c named
+# planted: B with the partner's CPU number in the name, as suites/ipi.c named
 # it before (cycles.<mode>.<fence>.<relation>.cpu<N>); resealed so the log is valid
 lines = open(b).read().split("\n")
 lines = [re.sub(r"(ipi\.oneway\.cycles\.[^\s,]+?\.same_package)\.0\b", r"\1.cpu%s" % next(iter(cb.values())), l)

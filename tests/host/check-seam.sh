@@ -3,15 +3,15 @@
 # The platform seam (kernel/test.h, kernel/platform.h): what a suite file
 # may use of the kernel.  One line per suite file: "PASS seam-<suite>" or
 # "FAIL seam-<suite>: <why>"; a file of a suite split over a directory is
-# seam-<dir>-<file> (tests/tlb/local.c is seam-tlb-local, its header
-# tests/tlb/tlb.h seam-tlb-tlb.h).
+# seam-<dir>-<file> (suites/tlb/local.c is seam-tlb-local, its header
+# suites/tlb/tlb.h seam-tlb-tlb.h).
 #
-# Suite files: tests/*.c, and every .c and .h of each suite directory
-# tests/<dir>/ that has a suite.c (the Makefile's SUITE_DIRS: tests/tlb/,
-# tests/spec/, tests/litmus/, ...).  Each includes only
+# Suite files: suites/*.c, and every .c and .h of each suite directory
+# suites/<dir>/ that has a suite.c (the Makefile's SUITE_DIRS: suites/tlb/,
+# suites/spec/, suites/litmus/, ...).  Each includes only
 #   "kernel/test.h", "kernel/platform.h", "lib/*.h", "arch/x86/*.h" (the
-#   hardware it exercises), its own suite-local header ("tests/<dir>/*.h"
-#   for tests/<dir>/, "tests/<suite>/*.h" for tests/<suite>.c) and
+#   hardware it exercises), its own suite-local header ("suites/<dir>/*.h"
+#   for suites/<dir>/, "suites/<suite>/*.h" for suites/<suite>.c) and
 #   <stdbool.h> <stddef.h> <stdint.h> <stdarg.h>;
 # and reads no kernel global (boot_cpu, boot_info, boot_options, acpi,
 #   boot_in_qemu, ringlab_version: the plat_*() accessors give them) and
@@ -51,14 +51,14 @@ uses_of() {
 	' "$1"
 }
 
-# The suite files under root $1 (default .), one per line: tests/*.c, then
+# The suite files under root $1 (default .), one per line: suites/*.c, then
 # each suite directory's .c and .h files.
 suite_files() {
 	local root=${1:-.} f d
-	for f in "$root"/tests/*.c; do
+	for f in "$root"/suites/*.c; do
 		[ -f "$f" ] && echo "${f#./}"
 	done
-	for d in "$root"/tests/*/; do
+	for d in "$root"/suites/*/; do
 		[ -f "$d/suite.c" ] || continue
 		for f in "$d"*.c "$d"*.h; do
 			[ -f "$f" ] && echo "${f#./}"
@@ -71,16 +71,16 @@ check_file() {
 	base=$(basename "$f")
 	base=${base%.c}
 	dir=$(basename "$(dirname "$f")")
-	if [ "$(basename "$(dirname "$(dirname "$f")")")" = tests ] && [ -f "$(dirname "$f")/suite.c" ]; then
-		# a suite split over tests/<dir>/ (tests/tlb/): suite.c says
+	if [ "$(basename "$(dirname "$(dirname "$f")")")" = suites ] && [ -f "$(dirname "$f")/suite.c" ]; then
+		# a suite split over suites/<dir>/ (suites/tlb/): suite.c says
 		# whether all of it is hosted
 		indir=true
 		name=seam-$dir-$base
-		local_hdr="tests/$dir/[a-z0-9_]+\\.h"
+		local_hdr="suites/$dir/[a-z0-9_]+\\.h"
 		grep -qw '^SUITE_HOSTED' "$(dirname "$f")/suite.c" && hosted=true
 	else
 		name=seam-$base
-		local_hdr="tests/$base/[a-z0-9_]+\\.h"
+		local_hdr="suites/$base/[a-z0-9_]+\\.h"
 	fi
 	if [ ! -r "$f" ]; then
 		echo "FAIL $name: cannot read $f"
@@ -131,7 +131,7 @@ fi
 
 mapfile -t files < <(suite_files)
 if [ ${#files[@]} = 0 ]; then
-	echo "FAIL seam: no suite file found in tests/"
+	echo "FAIL seam: no suite file found in suites/"
 	exit 0
 fi
 for f in "${files[@]}"; do
@@ -143,7 +143,7 @@ done
 # PASS lines above prove nothing.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/tests"
+mkdir -p "$tmp/suites"
 control() { # name file expect(PASS|FAIL) what
 	local got
 	got=$(check_file "$2")
@@ -153,35 +153,35 @@ control() { # name file expect(PASS|FAIL) what
 		echo "FAIL seam-control-$1: $4 gave '$got', expected $3"
 	fi
 }
-printf '#include "kernel/test.h"\n#include "kernel/kernel.h"\nSUITE(planted, 1, "x");\n' >"$tmp/tests/planted_kernel_h.c"
-control kernel-h "$tmp/tests/planted_kernel_h.c" FAIL "a suite including kernel/kernel.h"
-printf '#include "kernel/test.h"\nSUITE(planted, 1, "x");\nTEST(planted, a)\n{\n\tt_check(t, boot_cpu.x2apic, "x");\n}\n' >"$tmp/tests/planted_global.c"
-control global "$tmp/tests/planted_global.c" FAIL "a suite reading boot_cpu"
-printf '#include "kernel/test.h"\n#include "arch/x86/apic.h"\n/* boot_cpu and kernel/kernel.h named in a comment */\nSUITE(planted, 1, "x");\nTEST(planted, a)\n{\n\tconst struct boot_info *bi = plat_boot_info();\n\tt_check(t, bi && plat_cpu_info()->x2apic, "boot_cpu");\n}\n' >"$tmp/tests/planted_clean.c"
-control clean "$tmp/tests/planted_clean.c" PASS "a suite using only the seam"
+printf '#include "kernel/test.h"\n#include "kernel/kernel.h"\nSUITE(planted, 1, "x");\n' >"$tmp/suites/planted_kernel_h.c"
+control kernel-h "$tmp/suites/planted_kernel_h.c" FAIL "a suite including kernel/kernel.h"
+printf '#include "kernel/test.h"\nSUITE(planted, 1, "x");\nTEST(planted, a)\n{\n\tt_check(t, boot_cpu.x2apic, "x");\n}\n' >"$tmp/suites/planted_global.c"
+control global "$tmp/suites/planted_global.c" FAIL "a suite reading boot_cpu"
+printf '#include "kernel/test.h"\n#include "arch/x86/apic.h"\n/* boot_cpu and kernel/kernel.h named in a comment */\nSUITE(planted, 1, "x");\nTEST(planted, a)\n{\n\tconst struct boot_info *bi = plat_boot_info();\n\tt_check(t, bi && plat_cpu_info()->x2apic, "boot_cpu");\n}\n' >"$tmp/suites/planted_clean.c"
+control clean "$tmp/suites/planted_clean.c" PASS "a suite using only the seam"
 
 # Suite directories: every one with a suite.c is listed, a directory
 # without one is not, and a hosted suite.c makes all its files -- jobs and
 # header alike -- keep the hosted rule, while its own header stays allowed.
-mkdir -p "$tmp/tests/plantdir" "$tmp/tests/plantring0" "$tmp/tests/notasuite"
-printf '#include "tests/plantdir/plantdir.h"\nSUITE_HOSTED(plantdir, 1, "x");\nTEST(plantdir, a)\n{\n\tplantdir_a(t);\n}\n' >"$tmp/tests/plantdir/suite.c"
-printf '#include "kernel/test.h"\nvoid plantdir_a(struct test_ctx *t);\n' >"$tmp/tests/plantdir/plantdir.h"
-printf '#include "tests/plantdir/plantdir.h"\n#include "lib/string.h"\nvoid plantdir_a(struct test_ctx *t)\n{\n\t(void)t;\n}\n' >"$tmp/tests/plantdir/clean.c"
-printf '#include "tests/plantdir/plantdir.h"\n#include "arch/x86/msr.h"\n' >"$tmp/tests/plantdir/job.c"
-printf '#include "kernel/test.h"\n#include "arch/x86/msr.h"\nSUITE(plantring0, 1, "x");\n' >"$tmp/tests/plantring0/suite.c"
-printf '#include "tests/plantring0/plantring0.h"\n#include "tests/plantdir/plantdir.h"\n' >"$tmp/tests/plantring0/job.c"
-printf '#include "kernel/test.h"\n' >"$tmp/tests/notasuite/stray.c"
+mkdir -p "$tmp/suites/plantdir" "$tmp/suites/plantring0" "$tmp/suites/notasuite"
+printf '#include "suites/plantdir/plantdir.h"\nSUITE_HOSTED(plantdir, 1, "x");\nTEST(plantdir, a)\n{\n\tplantdir_a(t);\n}\n' >"$tmp/suites/plantdir/suite.c"
+printf '#include "kernel/test.h"\nvoid plantdir_a(struct test_ctx *t);\n' >"$tmp/suites/plantdir/plantdir.h"
+printf '#include "suites/plantdir/plantdir.h"\n#include "lib/string.h"\nvoid plantdir_a(struct test_ctx *t)\n{\n\t(void)t;\n}\n' >"$tmp/suites/plantdir/clean.c"
+printf '#include "suites/plantdir/plantdir.h"\n#include "arch/x86/msr.h"\n' >"$tmp/suites/plantdir/job.c"
+printf '#include "kernel/test.h"\n#include "arch/x86/msr.h"\nSUITE(plantring0, 1, "x");\n' >"$tmp/suites/plantring0/suite.c"
+printf '#include "suites/plantring0/plantring0.h"\n#include "suites/plantdir/plantdir.h"\n' >"$tmp/suites/plantring0/job.c"
+printf '#include "kernel/test.h"\n' >"$tmp/suites/notasuite/stray.c"
 listed=$(suite_files "$tmp" | sed "s|^$tmp/||" | paste -sd' ' -)
-want='tests/plantdir/clean.c tests/plantdir/job.c tests/plantdir/suite.c tests/plantdir/plantdir.h tests/plantring0/job.c tests/plantring0/suite.c'
+want='suites/plantdir/clean.c suites/plantdir/job.c suites/plantdir/suite.c suites/plantdir/plantdir.h suites/plantring0/job.c suites/plantring0/suite.c'
 # the planted single-file suites above come first
-want="tests/planted_clean.c tests/planted_global.c tests/planted_kernel_h.c $want"
+want="suites/planted_clean.c suites/planted_global.c suites/planted_kernel_h.c $want"
 if [ "$listed" = "$want" ]; then
-	echo "PASS seam-control-dir-list: every tests/<dir>/ with a suite.c is checked, .c and .h, and no other"
+	echo "PASS seam-control-dir-list: every suites/<dir>/ with a suite.c is checked, .c and .h, and no other"
 else
 	echo "FAIL seam-control-dir-list: listed '$listed', expected '$want'"
 fi
-control dir-hosted-job "$tmp/tests/plantdir/job.c" FAIL "a job file of a SUITE_HOSTED directory including arch/x86/msr.h"
-printf '#include "kernel/test.h"\n#include "arch/x86/msr.h"\n' >"$tmp/tests/plantdir/plantdir.h"
-control dir-hosted-header "$tmp/tests/plantdir/plantdir.h" FAIL "the header of a SUITE_HOSTED directory including arch/x86/msr.h"
-control dir-hosted-clean "$tmp/tests/plantdir/clean.c" PASS "a hosted directory's job file including its own header and lib/"
-control dir-other-header "$tmp/tests/plantring0/job.c" FAIL "a directory's job file including another suite's header"
+control dir-hosted-job "$tmp/suites/plantdir/job.c" FAIL "a job file of a SUITE_HOSTED directory including arch/x86/msr.h"
+printf '#include "kernel/test.h"\n#include "arch/x86/msr.h"\n' >"$tmp/suites/plantdir/plantdir.h"
+control dir-hosted-header "$tmp/suites/plantdir/plantdir.h" FAIL "the header of a SUITE_HOSTED directory including arch/x86/msr.h"
+control dir-hosted-clean "$tmp/suites/plantdir/clean.c" PASS "a hosted directory's job file including its own header and lib/"
+control dir-other-header "$tmp/suites/plantring0/job.c" FAIL "a directory's job file including another suite's header"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Unit tests for the log checker (tools/logcheck_lib.c).  Logs are built in
+/* Unit tests for the log checker (tools/liblogcheck/liblogcheck.c).  Logs are built in
  * memory line by line; the builder appends a correct integrity line so a
  * test can start from a valid log and then break exactly one thing.
  *

@@ -4,7 +4,7 @@ metric names, so that `tools/ringlab-report compare` lines every metric
 up (docs/host-tools.md, "compare").  seed= changes which CPUs a suite
 samples (ipi's partners of CPU 0, kernel/platform.h
 plat_cpus_with_relation); a name that carried the sampled CPU's number
-(ipi.oneway.cycles.<mode>.<fence>.<relation>.cpu<N>, before tests/ipi.c
+(ipi.oneway.cycles.<mode>.<fence>.<relation>.cpu<N>, before suites/ipi.c
 named partners by relation and index) shows up as only-in-A/only-in-B.
 
 One case, two boots: the first run's log is kept beside the case's log

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The parser's view of a log: ringlab-report never parses log lines itself;
-it runs build/logcheck --json (tools/logcheck_lib*.c, the project's one
+it runs build/logcheck --json (tools/liblogcheck/*.c, the project's one
 parser) and arranges its events as a run (Run): identity, suites with
 their cases, metrics and histograms, the answers, the verdict."""
 

@@ -17,7 +17,7 @@
 #include "lib/crc32.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "tools/logcheck.h"
+#include "tools/liblogcheck/liblogcheck.h"
 
 /* ------------------------------------------------------------ builder --- */
 

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* litmus: wrmsr_cost, the cost form.
+ *
+ * The fence suite's after_stores shape: one iteration is NSTORES stores to
+ * distinct 64-byte lines of an L1-resident buffer, then the instruction;
+ * nanoBench's U/2U (t_u2u) removes the timing, call and loop set-up;
+ * `none` (the stores alone) is the baseline, and drain_p50= is each
+ * median minus none's.  An instruction that drains the store buffer
+ * (MFENCE, SERIALIZE, a serializing WRMSR) pays for the 32 stores to
+ * reach the cache; one that does not pays only for itself.  The WRMSRs
+ * write back the value the MSR holds, on CPU 0, as in the SB variants. */
+#include "suites/litmus/litmus.h"
+#include "kernel/test.h"
+#include "kernel/platform.h"
+#include "lib/litmus.h"
+#include "lib/printf.h"
+
+/* the cost form: stores pending before the instruction (fence suite's shape) */
+#define NSTORES		32
+#define LINE_WORDS	8	/* uint64_t per 64-byte line */
+#define COST_U		16
+
+struct cost {
+	volatile uint64_t *lines;
+	uint32_t msr, lo, hi;
+};
+
+#define DEFINE_COST(name, insn) \
+	static uint64_t cost_##name(unsigned count, void *arg) \
+	{ \
+		struct cost *c = arg; \
+		volatile uint64_t *lines = c->lines; \
+		uint64_t t0 = lfence_rdtsc(); \
+		for (unsigned i = 0; i < count; i++) { \
+			for (unsigned k = 0; k < NSTORES; k++) \
+				lines[k * LINE_WORDS] = i; \
+			__asm__ volatile(insn : : "c"(c->msr), "a"(c->lo), "d"(c->hi) : "memory"); \
+		} \
+		return lfence_rdtsc() - t0; \
+	}
+
+DEFINE_COST(none, "")
+DEFINE_COST(mfence, "mfence")
+DEFINE_COST(serialize, ".byte 0x0f, 0x01, 0xe8")	/* SERIALIZE, as bytes for old assemblers */
+DEFINE_COST(wrmsr, "wrmsr")
+DEFINE_COST(mflf_wrmsr, "mfence\n\tlfence\n\twrmsr")
+
+/* quick without iters=: the trials an instrument always runs (the
+ * median of 3 U/2U differences), then more in chunks while its equal
+ * share of the case's budget lasts, and one at a time, up to
+ * QUICK_MAX_RETRY, while no more than half were usable (k > ran / 2 is
+ * checked).  Under the KVM that emulates ring 0 one trial (48 iterations
+ * of 32 stores) costs ~8 ms and a host preemption inside the U run drops
+ * it, so a count-sized minimum there would be the whole case. */
+#define QUICK_MIN_TRIALS	3
+#define QUICK_MAX_RETRY		16
+
+static struct t_share budget;
+
+static size_t cost_trials(struct test_ctx *t, t_timed_fn fn, struct cost *c, uint64_t *s,
+			  size_t planned, size_t *dropped, size_t *ran)
+{
+	if (!t->quick_end_tsc)
+		return t_u2u_budget(t, fn, c, COST_U, planned, planned, s, dropped, ran);
+	uint64_t now = lfence_rdtsc(), end = now + t_share_cycles(t, &budget, now);
+	size_t done = planned < QUICK_MIN_TRIALS ? planned : QUICK_MIN_TRIALS, d = 0;
+	size_t k = t_u2u(fn, c, COST_U, done, s, dropped);
+
+	for (;;) {
+		size_t n = planned - done < T_U2U_CHUNK ? planned - done : T_U2U_CHUNK;
+
+		if (done >= planned)
+			break;
+		if (lfence_rdtsc() >= end) {
+			if (k * 2 > done || done >= QUICK_MAX_RETRY)
+				break;
+			n = 1;
+		}
+		k += t_u2u(fn, c, COST_U, n, s + k, &d);
+		*dropped += d;
+		done += n;
+	}
+	t_share_skip(&budget);
+	t_share_took(&budget, done, planned);
+	*ran = done;
+	return k;
+}
+
+static bool cost_one(struct test_ctx *t, const char *what, t_timed_fn fn, struct cost *c, uint64_t *s,
+		     size_t trials, uint64_t base_p50, uint64_t *p50_out, const char *extra)
+{
+	size_t dropped = 0, planned = trials;
+	size_t k = cost_trials(t, fn, c, s, planned, &dropped, &trials);
+
+	if (!k) {
+		t_fail(t, "%s: no usable trial of %zu (%zu dropped)", what, trials, dropped);
+		return false;
+	}
+	/* t_metric_dist sorts s */
+	t_metric_dist(t, what, s, k, "cycles",
+		      "method=u2u u=%u stores=%u trials=%zu dropped=%zu%s%s tsc_hz=%llu env=%s", COST_U,
+		      NSTORES, trials, dropped, base_p50 == UINT64_MAX ? " what=stores-only-baseline" : " baseline=litmus.wrmsr_cost.none",
+		      extra, (unsigned long long)plat_tsc_hz(), plat_env());
+	uint64_t p50 = s[(k - 1) / 2];
+
+	if (p50_out)
+		*p50_out = p50;
+	/* quick: the _drain metric says the same (each line is ~10 ms of
+	 * console under a KVM that emulates ring 0) */
+	if (base_p50 != UINT64_MAX && !t->quick_end_tsc)
+		t_diag(t, "%s after %u stores: median %llu cycles, %+lld vs the stores alone (the drain) env=%s",
+		       what, NSTORES, (unsigned long long)p50, (long long)p50 - (long long)base_p50, plat_env());
+	t_check(t, k > trials / 2, "%s: only %zu of %zu trials usable", what, k, trials);
+	return true;
+}
+
+void lit_case_wrmsr_cost(struct test_ctx *t)
+{
+	struct plat_mem_info mi;
+	size_t trials = (size_t)t_iters(t, 1000, 50);
+	uint64_t *s = t_alloc(t, trials * sizeof(uint64_t));
+	struct cost c = { t_alloc(t, NSTORES * 64), 0, 0, 0 };
+	uint64_t base = 0, p50;
+	char why[200], extra[96];
+
+	plat_mem_info(&mi);
+	/* the instruments that may run: none, mfence, serialize, 5 WRMSRs
+	 * (one that skips leaves its share to the others) */
+	t_share_begin(&budget, 8);
+	if (!cost_one(t, "none", cost_none, &c, s, trials, UINT64_MAX, &base, ""))
+		return;
+	if (cost_one(t, "mfence", cost_mfence, &c, s, trials, base, &p50, ""))
+		t_metric_value(t, "mfence_drain", (int64_t)p50 - (int64_t)base, "cycles",
+			       "method=median-minus-none-median env=%s", plat_env());
+	struct probe pr = { 0, true };
+
+	if (!mi.serialize) {
+		t_share_skip(&budget);
+		x86_feature_absent_why(X86_FEATURE_SERIALIZE, "SERIALIZE", why, sizeof(why));
+		t_diag(t, "serialize: SKIP %s env=%s", why, plat_env());
+	} else if (!lit_probe_elsewhere(&pr, why, sizeof(why), "SERIALIZE")) {
+		t_share_skip(&budget);
+		t_diag(t, "serialize: SKIP %s env=%s", why, plat_env());
+	} else if (cost_one(t, "serialize", cost_serialize, &c, s, trials, base, &p50, ""))
+		t_metric_value(t, "serialize_drain", (int64_t)p50 - (int64_t)base, "cycles",
+			       "method=median-minus-none-median env=%s", plat_env());
+	static const struct { enum msr_kind k; bool mflf; } w[] = {
+		{ M_TSC_DEADLINE, false }, { M_X2APIC_TPR, false }, { M_SERIALIZING, false },
+		{ M_TSC_DEADLINE, true }, { M_X2APIC_TPR, true },
+	};
+	for (unsigned i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		enum msr_kind k = w[i].k;
+		char what[64], dname[80];
+		const char *no = lit_msr_unusable(k, why, sizeof(why));
+		uint64_t v;
+
+		rl_snprintf(what, sizeof(what), "%swrmsr_%s", w[i].mflf ? "mfence_lfence_" : "", lit_msrs[k].tag);
+		if (!no && !lit_msr_value(k, 0, &v, why, sizeof(why)))
+			no = why;
+		if (no) {
+			t_share_skip(&budget);
+			t_diag(t, "litmus.wrmsr_cost.%s: SKIP %s env=%s", what, no, plat_env());
+			continue;
+		}
+		c.msr = lit_msrs[k].msr;
+		c.lo = (uint32_t)v;
+		c.hi = (uint32_t)(v >> 32);
+		rl_snprintf(extra, sizeof(extra), " msr=0x%x", (unsigned)c.msr);
+		bool ok = cost_one(t, what, w[i].mflf ? cost_mflf_wrmsr : cost_wrmsr, &c, s, trials, base,
+				   &p50, extra);
+
+		lit_msr_check_restore(t, k, 0, v, what);
+		if (ok) {
+			rl_snprintf(dname, sizeof(dname), "%s_drain", what);
+			t_metric_value(t, dname, (int64_t)p50 - (int64_t)base, "cycles",
+				       "method=median-minus-none-median msr=0x%x env=%s", (unsigned)c.msr, plat_env());
+		}
+	}
+	t_share_note(t, &budget, "instruments", "each metric's trials= is its n");
+}

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* tlb: AMD's broadcast invalidation, INVLPGB + TLBSYNC (AMD APM vol. 3).
+ * Correctness on every CPU holding the translation, per variant (one page,
+ * the CPUID maximum, 2 MiB stride, a whole PCID, a global page), then its
+ * cost over the shootdown grid beside the IPI shootdown's; and whether
+ * every CPU reports the same INVLPGB count.  INVLPGB is never executed
+ * without its CPUID bit: an absent INVLPGB kills the guest under some
+ * hypervisors. */
+#include "suites/tlb/tlb.h"
+#include "kernel/test.h"
+#include "kernel/platform.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/cpufeature.h"
+#include "arch/x86/cpuinfo.h"
+#include "arch/x86/paging.h"
+#include "arch/x86/pgtable_test.h"
+#include "arch/x86/tlbflush.h"
+#include "arch/x86/tsc_read.h"
+#include "lib/printf.h"
+
+/* INVLPGB over n pages from va0 in chunks of at most the CPUID maximum,
+ * then TLBSYNC.  ASID valid with ASID 0 names the host's own entries (as
+ * Linux always does: "x86/mm: Always set the ASID valid bit for the INVLPGB
+ * instruction").  Only reached when CPUID 8000_0008h:EBX[3] is set. */
+void invlpgb_flush_range(struct sd *s, uint64_t va0, unsigned n, bool pmd, unsigned flags,
+			 unsigned pcid)
+{
+	uint64_t step = pmd ? SZ_2M : 4096u;
+
+	if (!plat_cpu_info()->invlpgb || !s->invlpgb_max)
+		return;
+	/* INVLPGB is weakly ordered (APM vol. 3): make the PTE stores global
+	 * before any CPU can drop its entry and re-walk.  Conservative; part
+	 * of the measured cost. */
+	__asm__ volatile("mfence" ::: "memory");
+	if (!(flags & INVLPGB_FLAG_VA))
+		n = 1;		/* no address: one instruction, count 0 (as Linux) */
+	for (unsigned done = 0; done < n;) {
+		unsigned c = n - done < s->invlpgb_max ? n - done : s->invlpgb_max;
+		struct invlpgb_ops op;
+
+		if (invlpgb_pack(0, pcid, (flags & INVLPGB_FLAG_VA) ? va0 + done * step : 0, c,
+				 pmd, flags | INVLPGB_FLAG_ASID, &op))
+			__invlpgb(&op);
+		done += c;
+	}
+	__tlbsync();
+}
+
+struct ib_variant {
+	const char *metric;
+	unsigned flags;
+	bool large, global;
+	unsigned pages;		/* 0: the CPUID maximum (at most 512) */
+};
+static const struct ib_variant ib_variants[] = {
+	{ "one_page.1p.allcpu", INVLPGB_FLAG_VA, false, false, 1 },
+	{ "range_max.maxp.allcpu", INVLPGB_FLAG_VA, false, false, 0 },
+	{ "stride_2m.4p.allcpu", INVLPGB_FLAG_VA, true, false, 4 },
+	{ "pcid0.all.allcpu", INVLPGB_FLAG_PCID, false, false, 8 },
+	{ "global.1p.allcpu", INVLPGB_FLAG_VA | INVLPGB_FLAG_INCLUDE_GLOBAL, false, true, 1 },
+};
+
+static void body_invlpgb(struct env *e)
+{
+	struct test_ctx *t = e->t;
+	unsigned total, counts[16], ncounts;
+	struct sd *s = sd_setup(t, e, &total);
+	char name[80];
+
+	if (!s)
+		return;
+	size_t nrounds = s->nrounds;
+	uint64_t *samples = s->samples;
+
+	/* CR4.PGE on every participating CPU, not only CPU 0: without it a
+	 * remote CPU caches the global.1p entry as non-global and the
+	 * INCLUDE_GLOBAL flush would go unchecked there.  Put back after the
+	 * variants below, and by env_restore() on a fault or timeout. */
+	bool pge_all = false;
+
+	if (plat_cpu_info()->pge) {
+		pge_on();
+		if (!remote_pge_on(t, e, s->remote, total - 1))
+			return;
+		pge_all = true;
+	}
+	/* Correctness on CPU 0 and every remote CPU holding the translation. */
+	for (unsigned v = 0; v < sizeof(ib_variants) / sizeof(ib_variants[0]); v++) {
+		const struct ib_variant *iv = &ib_variants[v];
+		unsigned n = iv->pages ? iv->pages : (s->invlpgb_max < 512 ? s->invlpgb_max : 512);
+		bool ok = true;
+
+		s->large = iv->large;
+		s->global = iv->global;
+		s->invlpgb_flags = iv->flags;
+		s->va0 = iv->large ? pt_win_va_2m(PT_WIN_2M_FIRST) : pt_win_va_4k(0);
+		s->step = iv->large ? SZ_2M : 4096;
+		if (!sd_start(t, e, s, total - 1))
+			return;
+		size_t r;
+		unsigned capped = 0;
+		uint64_t t0 = rdtsc_ordered();
+
+		ok = sd_resync(t, e, s, n);
+		for (r = 0; ok && sd_more(t, r, nrounds, SD_MIN_ROUNDS, t0, &capped); r++)
+			sd_round(t, e, s, n, SD_INVLPGB, &ok);
+		sd_stop(t, s);
+		if (capped & SD_CAP_QUICK)
+			t_budget_note(t, iv->metric, r, nrounds);
+		ok = sd_check_remotes(t, s, iv->metric) && ok;
+		t_metric_value(t, iv->metric, ok ? 0 : 1, "count",
+			       "rounds=%zu pages=%u cpus=%u flags=0x%x stride=%s cr4_pge=%s verdict=%s", r, n,
+			       total, iv->flags | INVLPGB_FLAG_ASID, iv->large ? "2m" : "4k",
+			       pge_all ? "all-cpus" : "none", ok ? "flushed-everywhere" : "FAILED");
+		if (iv->large)
+			for (unsigned i = 0; i < n; i++)
+				pt_win_unmap_2m(&e->w, PT_WIN_2M_FIRST + i);
+	}
+	if (pge_all) {
+		remote_pge_off(e);
+		e->rcr4 = NULL;
+		write_cr4(e->cr4);
+	}
+	s->large = s->global = false;
+	s->invlpgb_flags = INVLPGB_FLAG_VA;
+	s->va0 = pt_win_va_4k(0);
+	s->step = 4096;
+	/* Cost over the shootdown grid, next to the IPI medians, with Linux's
+	 * policy: up to the 33-page ceiling a range flush (INVLPGB with the
+	 * address, in chunks of the CPUID maximum), above it one flush of the
+	 * whole PCID (INVLPGB with PCID and no address: Linux's
+	 * invlpgb_flush_single_pcid_nosync()); next to the ceiling (64 pages)
+	 * also the range flush, as the IPI grid measures both sides. */
+	ncounts = sd_cpu_counts(total, counts);
+	for (unsigned ci = 0; ci < ncounts; ci++) {
+		unsigned ncpu = counts[ci], cross = 0;
+
+		for (unsigned pi = 0; pi < SD_NPAGES; pi++) {
+			unsigned n = sd_pages[pi];
+			uint64_t med = 0, ipi = ci < 16 ? sd_ipi_p50[ci][pi] : 0;
+
+			bool range = n <= FLUSH_CEILING;
+
+			s->invlpgb_flags = range ? INVLPGB_FLAG_VA : INVLPGB_FLAG_PCID;
+			rl_snprintf(name, sizeof(name), "invlpgb_tlbsync.%up.%ucpu", n, ncpu);
+			if (!sd_point(t, e, s, n, ncpu, SD_INVLPGB, name,
+				      range ? "linux-invlpgb-range" : "linux-invlpgb-pcid-flush-above-ceiling",
+				      samples, nrounds, &med))
+				return;
+			if (ci < 16)
+				sd_ib_p50[ci][pi] = med;
+			if (n == 64) {
+				s->invlpgb_flags = INVLPGB_FLAG_VA;
+				rl_snprintf(name, sizeof(name), "invlpgb_range.%up.%ucpu", n, ncpu);
+				if (!sd_point(t, e, s, n, ncpu, SD_INVLPGB, name, "other-side-of-ceiling-range",
+					      samples, nrounds, NULL))
+					return;
+			}
+			s->invlpgb_flags = INVLPGB_FLAG_VA;
+			if (n == 1 && ncpu == 2)
+				tlb_sum.invlpgb_1p[0] = med;
+			if (n == 1 && ncpu == total)
+				tlb_sum.invlpgb_1p[1] = med;
+			t_diag(t, "%u pages, %u CPUs: INVLPGB+TLBSYNC p50 %llu cycles, IPI shootdown p50 %s%llu",
+			       n, ncpu, (unsigned long long)med, ipi ? "" : "(not measured) ",
+			       (unsigned long long)ipi);
+			if (ipi && med < ipi && !cross)
+				cross = n;
+		}
+		if (ncpu == total)
+			tlb_sum.cross_pages = cross;
+		t_conclude(t, "crossover at %u CPUs: %s%u", ncpu,
+		       cross ? "INVLPGB cheaper than IPI from pages=" : "INVLPGB never cheaper (or IPI not measured) ",
+		       cross);
+	}
+	sd_budget_note(t, s, "invlpgb grid");
+	tlb_sum.invlpgb_measured = true;
+}
+
+void tlb_invlpgb(struct test_ctx *t)
+{
+	/* never executed without the bit: an absent INVLPGB kills the
+	 * guest under some hypervisors */
+	if (!t_require(t, X86_FEATURE_INVLPGB, "INVLPGB/TLBSYNC"))
+		return;
+	with_env(t, true, body_invlpgb);
+}
+
+/* Each CPU decodes its own CPUID with the feature table's decoder
+ * (cpuinfo_decode(), arch/x86/cpuinfo.c, from the instruction itself: no
+ * overrides) into its own slot of a test-local array (never into shared
+ * identification state: Linux's INVLPGB enablement hit a late-onlined CPU
+ * writing read-only data); CPU 0 then compares.  A planted disagreement
+ * must be found (the control). */
+struct cnt_slot {
+	struct cpuinfo ci;
+	volatile bool read;
+};
+
+/* Where the count comes from: a field, which the feature table
+ * (arch/x86/cpufeature.h) does not name; cpuinfo_decode() reads it. */
+#define INVLPGB_COUNT_SOURCE	"CPUID.80000008H:EDX[15:0]+1"
+
+static void read_count(void *arg)
+{
+	struct cnt_slot *c = &((struct cnt_slot *)arg)[plat_this_cpu()];
+
+	cpuinfo_decode(&c->ci, cpuid_native, NULL);
+	__atomic_store_n(&c->read, true, __ATOMIC_RELEASE);
+}
+
+/* The most pages one INVLPGB may name; 0 without INVLPGB. */
+static unsigned cnt_max(const struct cnt_slot *c)
+{
+	return c->ci.invlpgb_max_pages;
+}
+
+/* CPUs whose INVLPGB bit or max count differ from CPU 0's. */
+static unsigned cnt_disagree(struct test_ctx *t, const struct cnt_slot *c, unsigned n, bool print)
+{
+	unsigned bad = 0, ref = cnt_max(&c[0]);
+	char src[40];
+
+	x86_feature_source(X86_FEATURE_INVLPGB, src, sizeof(src));
+	for (unsigned i = 1; i < n; i++) {
+		if (!c[i].read)
+			continue;
+		if (cnt_max(&c[i]) != ref) {
+			bad++;
+			if (print)
+				t_diag(t, "cpu %u: INVLPGB max pages %u (%s=%u), cpu 0 says %u", i,
+				       cnt_max(&c[i]), src, c[i].ci.invlpgb, ref);
+		}
+	}
+	return bad;
+}
+
+void tlb_invlpgb_count(struct test_ctx *t)
+{
+	unsigned n = plat_ncpus(), list[256], nl = 0, unread = 0;
+	struct cnt_slot *c = t_alloc(t, (n + 1) * sizeof(*c));
+	const struct cpuinfo *ci = plat_cpu_info();
+
+	for (unsigned i = 0; i < n && nl < 256; i++)
+		if (plat_online(i))
+			list[nl++] = i;
+	plat_call_many(list, nl, read_count, c, T_LOST_US / 1000, NULL);
+	for (unsigned i = 0; i < nl; i++)
+		if (!c[list[i]].read)
+			unread++;
+	t_check(t, unread == 0, "%u CPUs did not report CPUID 8000_0008h", unread);
+	t_check(t, cnt_max(&c[0]) == ci->invlpgb_max_pages,
+		"cpu 0 reads max pages %u, the feature table has %u", cnt_max(&c[0]),
+		ci->invlpgb_max_pages);
+	unsigned dis = cnt_disagree(t, c, n, true);
+
+	t_metric_value(t, "disagreeing_cpus.allcpu", dis, "count",
+		       "cpus=%u cpu0_max_pages=%u invlpgb=%s source=" INVLPGB_COUNT_SOURCE, nl,
+		       cnt_max(&c[0]), ci->invlpgb ? "yes" : "no");
+	if (dis)
+		t_diag(t, "%u CPUs disagree with cpu 0 about INVLPGB; Linux uses the boot CPU's value", dis);
+	/* Control: plant a disagreement in the last slot (a spare slot when
+	 * there is only one CPU) and count again: exactly one more, less the
+	 * one that slot may already have contributed. */
+	unsigned last = n > 1 ? n - 1 : n;
+	unsigned was = n > 1 && c[last].read && cnt_max(&c[last]) != cnt_max(&c[0]);
+
+	c[last].ci = c[0].ci;
+	c[last].ci.invlpgb = true;
+	c[last].ci.invlpgb_max_pages = cnt_max(&c[0]) + 8;
+	c[last].read = true;
+	unsigned planted = cnt_disagree(t, c, last + 1, false);
+
+	t_check(t, planted == dis - was + 1, "planted disagreement not found (%u counted, %u before)",
+		planted, dis);
+}
