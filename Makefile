@@ -230,7 +230,7 @@ fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZERS))
 HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' suites/*.c) \
 	$(foreach d,$(SUITE_DIRS),$(if $(shell grep -lw '^SUITE_HOSTED' $(d)/suite.c),$(sort $(wildcard $(d)/*.c))))
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
-	kernel/runner.c kernel/answers.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c kernel/counters.c \
+	kernel/runner.c kernel/run_policy.c kernel/answers.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c kernel/counters.c \
 	kernel/cpu_set.c kernel/measure.c arch/x86/cpuinfo.c arch/x86/cpuenv.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c \
 	arch/x86/meminfo.c lib/memsize.c lib/litmus.c
 # memory suites: the clearing primitives, shared with the kernel

@@ -37,6 +37,37 @@ int plat_fault_describe(const struct plat_fault *f, char *buf, size_t size)
 			   (unsigned long long)f->rip, extra);
 }
 
+/* A case timed out: the runner's one wording, "budget of N ms
+ * exceeded<how> at rip=0x...".  Keeps the first reason of a case that already
+ * timed out. */
+static void case_timeout(struct test_ctx *t, const char *how, uint64_t rip, const char *restored)
+{
+	if (t->result == RES_TIMEOUT)
+		return;
+	t->result = RES_TIMEOUT;
+	rl_snprintf(t->reason, sizeof(t->reason), "budget of %llu ms exceeded%s at rip=0x%llx%s%s",
+		    (unsigned long long)t->budget_ms, how ? how : "",
+		    (unsigned long long)rip, restored ? "; " : "", restored ? restored : "");
+}
+
+void t_caught(struct test_ctx *t, int rc, const struct plat_fault *f, const char *what,
+	      const char *restored)
+{
+	char d[160];
+
+	if (rc == PLAT_OK)
+		return;
+	if (rc == PLAT_TIMEOUT) {
+		case_timeout(t, NULL, f->rip, restored);
+	} else if (rc == PLAT_FAULT) {
+		plat_fault_describe(f, d, sizeof(d));
+		t_fail(t, "%s%s%s", d, restored ? "; " : "", restored ? restored : "");
+	} else {
+		t_fail(t, "%s: %s%s%s", what ? what : "the guarded region", plat_strerror(rc),
+		       restored ? "; " : "", restored ? restored : "");
+	}
+}
+
 static void fault_of(const struct catch_frame *c, struct plat_fault *f)
 {
 	f->vector = c->vector;
@@ -217,22 +248,16 @@ void plat_run_case(struct test_ctx *t)
 			rl_snprintf(t->reason, sizeof(t->reason), "case aborted");
 		}
 	} else if (f.vector == CATCH_TIMEOUT && c->timeout_by == TIMEOUT_BY_PERIODIC_NMI) {
-		t->result = RES_TIMEOUT;
-		rl_snprintf(t->reason, sizeof(t->reason),
-			    "budget of %llu ms exceeded with interrupts off; stopped by the periodic I/O APIC NMI (no watcher cpu) at rip=0x%llx",
-			    (unsigned long long)t->budget_ms, (unsigned long long)f.fault_rip);
+		case_timeout(t, " with interrupts off; stopped by the periodic I/O APIC NMI (no watcher cpu)",
+			     f.fault_rip, NULL);
 	} else if (f.vector == CATCH_TIMEOUT && c->timeout_by) {
-		t->result = RES_TIMEOUT;
-		rl_snprintf(t->reason, sizeof(t->reason),
-			    "budget of %llu ms exceeded with interrupts off; stopped by an NMI from watcher cpu %u at rip=0x%llx",
-			    (unsigned long long)t->budget_ms, c->timeout_by,
-			    (unsigned long long)f.fault_rip);
+		char how[96];
+
+		rl_snprintf(how, sizeof(how), " with interrupts off; stopped by an NMI from watcher cpu %u",
+			    c->timeout_by);
+		case_timeout(t, how, f.fault_rip, NULL);
 	} else if (f.vector == CATCH_TIMEOUT) {
-		t->result = RES_TIMEOUT;
-		rl_snprintf(t->reason, sizeof(t->reason),
-			    "budget of %llu ms exceeded; stopped by the watchdog at rip=0x%llx",
-			    (unsigned long long)t->budget_ms,
-			    (unsigned long long)f.fault_rip);
+		case_timeout(t, "; stopped by the watchdog", f.fault_rip, NULL);
 	} else {
 		struct plat_fault pf;
 

@@ -77,6 +77,11 @@ static const struct cpu_env *env_get(void)
 	return &env;
 }
 
+bool plat_ring0(void)
+{
+	return true;
+}
+
 bool plat_under_emulator(void)
 {
 	return boot_in_qemu || env_get()->kind != CPU_ENV_BARE_METAL;

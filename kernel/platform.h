@@ -126,6 +126,8 @@ static inline bool plat_cpu_has(struct x86_cpu_feature f)
 {
 	return x86_cpu_has(f);
 }
+/* True in the kernel (ring 0), false in the hosted build (ring 3). */
+bool plat_ring0(void);
 /* True under an emulator or hypervisor (QEMU TCG or KVM, any VM that sets
  * CPUID.1:ECX[31]): time there is not the hardware's, and some behaviours
  * (MSR #GP, ISR contents) are the emulator's. */
@@ -301,15 +303,16 @@ bool tsc_barrier_wait(struct tsc_barrier *b, uint64_t timeout_cycles);
  * Kernel: kernel/platform_mem.c; hosted: tools/hosted/mem_linux.c; the
  * clearing primitives: arch/x86/clear.asm (linked into both). */
 
-/* What the memory suites need to know about the CPU and the platform. */
+/* What the memory suites need to know about the caches and the SIMD
+ * state.  Instructions are features: plat_cpu_has(X86_FEATURE_*); ring 0
+ * is plat_ring0(); an emulator or hypervisor is plat_under_emulator(). */
 struct plat_mem_info {
-	bool ring0;		/* the kernel (false: hosted, ring 3) */
 	uint64_t llc_bytes;	/* last-level cache, 0 if no CPUID leaf says */
 	unsigned llc_level;
 	const char *llc_source;	/* which CPUID leaf gave it */
-	bool sse2, avx2, avx512f, clzero, erms, serialize;
-	bool avx_state, avx512_state;	/* the state can be enabled (XCR0 / OS) */
-	/* under an emulator or hypervisor: plat_under_emulator(), not here */
+	/* the instructions (plat_cpu_has) and their register state, which
+	 * ring 0 can enable (XCR0) or the OS has enabled (hosted) */
+	bool avx_state, avx512_state;
 };
 void plat_mem_info(struct plat_mem_info *mi);
 

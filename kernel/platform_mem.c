@@ -15,7 +15,6 @@
 #include "lib/printf.h"
 
 static struct meminfo mi_cache;
-static struct cpuinfo ci_cache;
 static volatile bool mi_done;
 
 static const struct meminfo *meminfo_get(void)
@@ -23,7 +22,6 @@ static const struct meminfo *meminfo_get(void)
 	/* all CPUs are alike here; decoded once (CPUID exits under KVM) */
 	if (!mi_done) {
 		meminfo_decode(&mi_cache, cpuid_effective, 0);
-		cpuinfo_read(&ci_cache);
 		mi_done = true;
 	}
 	return &mi_cache;
@@ -41,18 +39,13 @@ void plat_mem_info(struct plat_mem_info *out)
 	const struct meminfo *mi = meminfo_get();
 
 	*out = (struct plat_mem_info){
-		.ring0 = true,
 		.llc_bytes = mi->llc_bytes,
 		.llc_level = mi->llc_level,
 		.llc_source = mi->llc_source,
-		.sse2 = mi->sse2,
-		.avx2 = mi->avx2,
-		.avx512f = mi->avx512f,
-		.clzero = mi->clzero,
-		.erms = ci_cache.erms,
-		.serialize = ci_cache.serialize,
-		.avx_state = mi->avx && mi->xsave && (mi->xcr0_supported & XCR0_AVX) == XCR0_AVX,
-		.avx512_state = mi->avx512f && mi->xsave &&
+		/* XCR0 can hold what CPUID.0DH says the CPU supports */
+		.avx_state = x86_cpu_has(X86_FEATURE_AVX) && x86_cpu_has(X86_FEATURE_XSAVE) &&
+			     (mi->xcr0_supported & XCR0_AVX) == XCR0_AVX,
+		.avx512_state = x86_cpu_has(X86_FEATURE_AVX512F) && x86_cpu_has(X86_FEATURE_XSAVE) &&
 				(mi->xcr0_supported & (XCR0_AVX | XFEATURE_MASK_AVX512)) ==
 					(XCR0_AVX | XFEATURE_MASK_AVX512),
 	};
@@ -117,16 +110,20 @@ static __attribute__((noinline)) bool simd_enable(unsigned need, struct simd_sav
 	struct plat_mem_info mi;
 
 	plat_mem_info(&mi);
-	if ((need & PLAT_SIMD_SSE) && !mi.sse2) {
-		rl_snprintf(why, whysz, "CPU lacks SSE2 (CPUID.1:EDX[26])");
+	char src[40];
+
+	if ((need & PLAT_SIMD_SSE) && !x86_cpu_has(X86_FEATURE_SSE2)) {
+		x86_feature_absent_why(X86_FEATURE_SSE2, "SSE2", why, whysz);
 		return false;
 	}
 	if ((need & (PLAT_SIMD_AVX | PLAT_SIMD_AVX512)) && !mi.avx_state) {
-		rl_snprintf(why, whysz, "AVX state cannot be enabled (CPUID.1:ECX[26,28], CPUID.0DH.0:EAX[2:1])");
+		x86_feature_source(X86_FEATURE_AVX, src, sizeof(src));
+		rl_snprintf(why, whysz, "AVX state cannot be enabled (%s with XSAVE, CPUID.0DH.0:EAX[2:1])", src);
 		return false;
 	}
 	if ((need & PLAT_SIMD_AVX512) && !mi.avx512_state) {
-		rl_snprintf(why, whysz, "AVX-512 state cannot be enabled (CPUID.7.0:EBX[16], CPUID.0DH.0:EAX[7:5])");
+		x86_feature_source(X86_FEATURE_AVX512F, src, sizeof(src));
+		rl_snprintf(why, whysz, "AVX-512 state cannot be enabled (%s, CPUID.0DH.0:EAX[7:5])", src);
 		return false;
 	}
 	s->cr0 = read_cr0();

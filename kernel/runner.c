@@ -23,12 +23,20 @@ static const struct suite *suites[MAX_SUITES];
 static unsigned nsuites;
 static struct entry cases[MAX_CASES];
 static unsigned ncases;
+static unsigned order_errors;	/* check_case_order(): a build's defect */
 
 static int suite_cmp(const struct suite *a, const struct suite *b)
 {
 	if (a->order != b->order)
 		return a->order < b->order ? -1 : 1;
 	return strcmp(a->name, b->name);
+}
+
+static int case_cmp(const struct test_case *a, const struct test_case *b)
+{
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
 }
 
 static void collect(void)
@@ -45,7 +53,7 @@ static void collect(void)
 		}
 		suites[i] = *s;
 	}
-	/* Cases grouped by suite order, then by source line. */
+	/* Cases grouped by suite, then by .order, then by source line. */
 	for (unsigned si = 0; si < nsuites; si++) {
 		unsigned first = ncases;
 
@@ -55,13 +63,45 @@ static void collect(void)
 				continue;
 			unsigned i = ncases++;
 
-			while (i > first && cases[i - 1].tc->line > (*t)->line) {
+			while (i > first && case_cmp(cases[i - 1].tc, *t) > 0) {
 				cases[i] = cases[i - 1];
 				i--;
 			}
 			cases[i] = (struct entry){ *t, false };
 		}
 	}
+}
+
+/* The order rule (kernel/test.h TEST): a suite whose cases live in more
+ * than one file orders every case, each .order distinct.  One error line
+ * per offending case; returns how many. */
+static unsigned check_case_order(void)
+{
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < ncases; i++) {
+		const struct test_case *a = cases[i].tc;
+		bool split = false, twin = false;
+
+		for (unsigned j = 0; j < ncases; j++) {
+			const struct test_case *b = cases[j].tc;
+
+			if (j == i || b->suite != a->suite)
+				continue;
+			split |= strcmp(a->file, b->file) != 0;
+			twin |= a->order && b->order == a->order;
+		}
+		if (split && !a->order) {
+			rep_error("runner", "case %s.%s (%s) has no .order, and suite %s has cases in more than one file",
+				  a->suite->name, a->name, a->file, a->suite->name);
+			bad++;
+		} else if (twin) {
+			rep_error("runner", "case %s.%s shares .order %u with another case of its suite",
+				  a->suite->name, a->name, a->order);
+			bad++;
+		}
+	}
+	return bad;
 }
 
 int runner_suite_names(char *buf, size_t size)
@@ -142,6 +182,8 @@ static void apply_list(const char *list, const char *key, bool value, struct run
 void runner_select(const struct options *o, struct run_totals *tot)
 {
 	collect();
+	order_errors = check_case_order();
+	tot->selection_errors += order_errors;
 	if (o->tests[0]) {
 		apply_list(o->tests, "tests=", true, tot);
 	} else {
@@ -238,105 +280,6 @@ void t_verbose(struct test_ctx *t, const char *fmt, ...)
 	rep_diag("%s", buf);
 }
 
-uint64_t t_iters(const struct test_ctx *t, uint64_t full, uint64_t quick)
-{
-	if (t->iters)
-		return t->iters;
-	return t->quick ? quick : full;
-}
-
-bool t_expired(const struct test_ctx *t)
-{
-	/* Leave a quarter of the budget for reporting. */
-	if (!t->deadline_tsc)
-		return false;
-	uint64_t soft = t->start_tsc + (t->deadline_tsc - t->start_tsc) / 4 * 3;
-
-	return lfence_rdtsc() >= soft;
-}
-
-uint64_t t_quick_budget_cycles(const struct test_ctx *t)
-{
-	return t->quick_end_tsc ? t->quick_end_tsc - t->start_tsc : 0;
-}
-
-bool t_quick_spent(const struct test_ctx *t)
-{
-	return t->quick_end_tsc && lfence_rdtsc() >= t->quick_end_tsc;
-}
-
-uint64_t t_soft_end_tsc(const struct test_ctx *t)
-{
-	uint64_t soft = 0;
-
-	if (t->deadline_tsc)
-		soft = t->start_tsc + (t->deadline_tsc - t->start_tsc) / 4 * 3;
-	if (t->quick_end_tsc && (!soft || t->quick_end_tsc < soft))
-		soft = t->quick_end_tsc;
-	return soft;
-}
-
-void t_budget_note(struct test_ctx *t, const char *what, uint64_t done, uint64_t planned)
-{
-	if (done >= planned)
-		return;
-	t_diag(t, "budget: %s%sstopped after %llu of %llu samples (quick budget %llu ms)",
-	       what ? what : "", what && *what ? ": " : "", (unsigned long long)done,
-	       (unsigned long long)planned, (unsigned long long)t->quick_budget_ms);
-}
-
-void t_share_begin(struct t_share *s, unsigned measurements)
-{
-	*s = (struct t_share){ .left = measurements };
-}
-
-void t_share_skip(struct t_share *s)
-{
-	if (s->left)
-		s->left--;
-}
-
-uint64_t t_share_cycles(const struct test_ctx *t, const struct t_share *s, uint64_t from)
-{
-	uint64_t end = t->quick_end_tsc ? t->quick_end_tsc + s->credit : 0;
-
-	return end > from ? (end - from) / (s->left ? s->left : 1) : 0;
-}
-
-void t_share_took(struct t_share *s, uint64_t done, uint64_t planned)
-{
-	s->runs++;
-	s->cut += done < planned;
-	s->done += done;
-	s->planned += planned;
-}
-
-void t_share_note(struct test_ctx *t, const struct t_share *s, const char *unit, const char *how_n)
-{
-	char what[128];
-
-	if (!s->cut)
-		return;
-	rl_snprintf(what, sizeof(what), "%u of %u %s cut short (%s)", s->cut, s->runs, unit, how_n);
-	t_budget_note(t, what, s->done, s->planned);
-}
-
-bool t_check_usable(struct test_ctx *t, const char *what, size_t usable, size_t ran,
-		    size_t min_usable, bool few)
-{
-	bool host_noise = t->quick_end_tsc && plat_under_emulator();
-
-	if (usable > ran / 2)
-		return true;
-	if ((few || host_noise) && usable >= min_usable) {
-		if (host_noise)
-			t_diag(t, "%s: %zu of %zu trials usable: the host interrupted the rest (env=%s)",
-			       what, usable, ran, plat_env());
-		return true;
-	}
-	return t_fail(t, "%s: only %zu of %zu trials usable", what, usable, ran);
-}
-
 static void metric_name(struct test_ctx *t, const char *what, char *buf, size_t size)
 {
 	rl_snprintf(buf, size, "%s.%s", t->full_name, what);
@@ -358,7 +301,7 @@ void t_metric_dist(struct test_ctx *t, const char *what, uint64_t *samples, size
 	 * metric line carries n, min, p50, p90, p99 and max, and every logged
 	 * character costs a smoke run time (87 us at 115200 baud; more under
 	 * a hypervisor that emulates ring 0) */
-	rep_metric_dist(name, samples, n, unit, extra, !t->quick_end_tsc || t->verbose);
+	rep_metric_dist(name, samples, n, unit, extra, !t_budgeted(t) || t->verbose);
 }
 
 void t_metric_value(struct test_ctx *t, const char *what, int64_t value, const char *unit,
@@ -436,7 +379,8 @@ void runner_run(const struct options *o, uint64_t seed, struct run_totals *tot)
 		char why[128];
 
 		rl_snprintf(why, sizeof(why),
-			    "%u command-line error(s); see the '# error: cmdline' lines above", cfg);
+			    "%u command-line error(s); see the '# error: cmdline' lines above%s", cfg,
+			    order_errors ? " and '# error: runner'" : "");
 		rep_suite_begin(RUNNER_CONFIG_SUITE, 1);
 		rep_case_begin(1, RUNNER_CONFIG_CASE);
 		rep_case(1, RUNNER_CONFIG_CASE, RES_FAIL, why);

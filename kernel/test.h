@@ -13,17 +13,17 @@
  *		t_check(t, a == b, "a=%d, expected %d", a, b);
  *	}
  *
- * The Makefile compiles every file in tests/; the linker collects the SUITE and
- * TEST records (sections ringlab_suites / ringlab_tests), so adding a file
- * adds a suite with no other edit.  Suites run in ascending `order`, cases
- * in the order they appear in the file (the runner sorts them by source
- * line, so a suite split over files keeps its TEST()s in one: suites/tlb/).
+ * The Makefile compiles every file in suites/; the linker collects the SUITE
+ * and TEST records (sections ringlab_suites / ringlab_tests), so adding a
+ * file adds a suite with no other edit.  Suites run in ascending `order`,
+ * cases in ascending .order, then in the order they appear in the file (a
+ * suite split over files, suites/tlb/, orders every case: TEST below).
  *
  * A case ends passed unless it called t_fail() (or t_check() failed), or
  * skipped if it called t_skip().  An unexpected exception or an overrun of
  * the time budget stops it and marks it failed; the run continues.
- * TEST_EX(suite, case, flags, budget_ms) sets flags (T_EXPLICIT: only when
- * named in tests=suite.case) and a budget other than the default.
+ * TEST(suite, case, .flags = T_EXPLICIT, .budget_ms = N) sets what differs
+ * from the defaults by name (the fields are listed at TEST below).
  *
  * The seam: a suite that needs no ring 0 talks only to this header,
  * kernel/platform.h and lib/, and is marked SUITE_HOSTED instead of SUITE;
@@ -79,7 +79,7 @@ struct suite {
 
 #define TEST_BUDGET_DEFAULT_MS	30000
 /* quick: each case's time budget for its samples (t_quick_spent()), not
- * its hard budget; TEST_EXQ sets another one per case. */
+ * its hard budget; TEST(..., .quick_budget_ms = N) sets another one. */
 #define TEST_QUICK_BUDGET_MS	40
 
 
@@ -89,10 +89,12 @@ struct test_case {
 	void (*fn)(struct test_ctx *t);
 	unsigned flags;
 	unsigned budget_ms;	/* 0: TEST_BUDGET_DEFAULT_MS */
+	const char *file;
 	int line;
 	unsigned quick_budget_ms;	/* quick: 0 = TEST_QUICK_BUDGET_MS; with
 					 * quick_hard, also the hard budget */
 	bool quick_hard;
+	unsigned order;		/* 0: none (a one-file suite: source order) */
 };
 
 struct test_ctx {
@@ -128,25 +130,29 @@ struct test_ctx {
 #define SUITE(id, order_, summary_) SUITE_DEFINE(id, order_, summary_, false)
 #define SUITE_HOSTED(id, order_, summary_) SUITE_DEFINE(id, order_, summary_, true)
 
-#define TEST_EX(suite_id, case_id, flags_, budget_) \
+/* A case.  Optional named fields after the case's name set what differs
+ * from the defaults:
+ *
+ *	TEST(tlb, flush_2m, .budget_ms = 120000, .order = 3)
+ *
+ *	.flags		T_EXPLICIT: run only when named in tests=suite.case
+ *	.budget_ms	the hard budget (0: TEST_BUDGET_DEFAULT_MS)
+ *	.quick_budget_ms  quick's sample budget (0: TEST_QUICK_BUDGET_MS)
+ *	.quick_hard	in quick, quick_budget_ms is also the hard budget (a
+ *			case that overruns its budget on purpose)
+ *	.order		the case's place in its suite: cases run in ascending
+ *			order, then in source order.  A suite whose cases
+ *			live in more than one file (suites/tlb/) gives every
+ *			case an order, distinct within the suite; the runner
+ *			refuses it otherwise (a config error naming the case),
+ *			since source lines of two files say nothing about
+ *			which comes first. */
+#define TEST(suite_id, case_id, ...) \
 	static void test_##suite_id##__##case_id(struct test_ctx *t); \
 	static const struct test_case tc_##suite_id##__##case_id = { \
-		&suite_##suite_id, #case_id, test_##suite_id##__##case_id, \
-		flags_, budget_, __LINE__, 0, false }; \
-	static const struct test_case *const tcp_##suite_id##__##case_id \
-		__attribute__((section("ringlab_tests"), used)) = &tc_##suite_id##__##case_id; \
-	static void test_##suite_id##__##case_id(struct test_ctx *t __attribute__((unused)))
-
-#define TEST(suite_id, case_id) TEST_EX(suite_id, case_id, 0, 0)
-
-/* TEST_EX with a quick sample budget of its own (quick_ms); hard_ in quick
- * also makes quick_ms the case's hard budget (a case that overruns its
- * budget on purpose). */
-#define TEST_EXQ(suite_id, case_id, flags_, budget_, quick_ms_, hard_) \
-	static void test_##suite_id##__##case_id(struct test_ctx *t); \
-	static const struct test_case tc_##suite_id##__##case_id = { \
-		&suite_##suite_id, #case_id, test_##suite_id##__##case_id, \
-		flags_, budget_, __LINE__, quick_ms_, hard_ }; \
+		.suite = &suite_##suite_id, .name = #case_id, \
+		.fn = test_##suite_id##__##case_id, .file = __FILE__, .line = __LINE__, \
+		__VA_ARGS__ }; \
 	static const struct test_case *const tcp_##suite_id##__##case_id \
 		__attribute__((section("ringlab_tests"), used)) = &tc_##suite_id##__##case_id; \
 	static void test_##suite_id##__##case_id(struct test_ctx *t __attribute__((unused)))
@@ -286,15 +292,76 @@ int t_overhead_text(const struct t_overhead *o, char *buf, size_t size);
 /* "overhead=u2u" (nanoBench's U/2U removal, t_u2u()) */
 const char *t_u2u_overhead_text(void);
 
+/* ---- run policy: how much to do is the runner's answer ----
+ * kernel/run_policy.c.  A suite asks these; it never reads the context's
+ * quick, quick_end_tsc, iters or result fields (`make test` checks it:
+ * run-policy).  The profiles:
+ *	full			no `quick` on the command line
+ *	quick with iters=	quick's sizes, every sample taken (no budget)
+ *	quick			quick's sizes on the case's sample budget */
+enum t_profile { T_PROFILE_FULL, T_PROFILE_QUICK_ITERS, T_PROFILE_QUICK };
+enum t_profile t_profile(const struct test_ctx *t);
+/* quick, with or without iters= */
+bool t_quick(const struct test_ctx *t);
+/* quick's sample budget is in force (quick without iters=): the case's
+ * loops stop on t_quick_spent(), its shares come from t_share_cycles() */
+bool t_budgeted(const struct test_ctx *t);
+/* A size by the profile: full, quick with iters=, quick on its budget. */
+uint64_t t_pick(const struct test_ctx *t, uint64_t full, uint64_t quick_iters, uint64_t quick);
 /* Iteration count: iters= if given, else the quick or full default. */
 uint64_t t_iters(const struct test_ctx *t, uint64_t full, uint64_t quick);
+/* Whether iters= was given (its count is what t_iters() returns). */
+bool t_iters_given(const struct test_ctx *t);
+
+/* The one emulator-cap rule: a full run of ring 0 under an emulator or
+ * hypervisor times the emulator, so these loops stop early.  The loops,
+ * their caps and the rule's two exceptions (a cap iters= lifts, a cap only
+ * QEMU TCG warrants) are one table in kernel/run_policy.c; docs/testing.md
+ * "Full runs under an emulator" describes it. */
+enum t_guest_cap {
+	T_CAP_CLEAR_SIZE,	/* clear: sizes projected past it not measured */
+	T_CAP_FENCE_TRIALS,	/* fence: one instruction's trials */
+	T_CAP_LITMUS_RUN,	/* litmus: one test's iterations */
+	T_CAP_TSC_ORDER_WINDOW,	/* tsc_order: one variant's window (TCG only) */
+	T_CAP_WRMSR_VARIANT,	/* wrmsr_order: one variant's rounds (not with iters=) */
+	T_NCAPS
+};
+/* The cap in ms where the rule applies to this case now, else 0. */
+unsigned t_guest_cap_ms(const struct test_ctx *t, enum t_guest_cap c);
+/* Its budget: line, "budget: full run in ring 0 under an emulator or
+ * hypervisor (env=...): <loop> capped at N ms: <what was cut>". */
+void t_guest_cap_note(struct test_ctx *t, enum t_guest_cap c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* All-CPU steps in quick under an emulator (whose host threads run every
+ * vCPU): the step's total work is held to T_QUICK_ALLCPU_CPUS CPUs' worth
+ * and every CPU still takes part.  t_allcpu_bounded(): whether that holds
+ * for a step over ncpus CPUs; t_allcpu_share(): one CPU's part of `work`
+ * (work * T_QUICK_ALLCPU_CPUS / ncpus, at least min), or `work` where it
+ * does not hold.  A suite that shrinks a step says so in a budget: line. */
+#define T_QUICK_ALLCPU_CPUS	4
+bool t_allcpu_bounded(const struct test_ctx *t, unsigned ncpus);
+uint64_t t_allcpu_share(const struct test_ctx *t, uint64_t work, unsigned ncpus, uint64_t min);
+
+/* Whether the case has failed so far (t_fail, a failed t_check). */
+bool t_failed(const struct test_ctx *t);
+
+/* The one way a caught ending becomes the case's verdict (KUnit's model:
+ * the runner owns it).  rc and f are plat_catch()'s (kernel/platform.h):
+ * PLAT_OK: nothing; PLAT_TIMEOUT: the case ends TIMEOUT, "budget of N ms
+ * exceeded at rip=0x...; <restored>"; PLAT_FAULT: it fails with
+ * plat_fault_describe()'s wording, "; <restored>"; anything else: it fails
+ * "<what>: <plat_strerror(rc)>; <restored>".  restored says what the
+ * suite's cleanup put back ("MSRs restored"), or NULL. */
+void t_caught(struct test_ctx *t, int rc, const struct plat_fault *f, const char *what,
+	      const char *restored);
 /* True once the case has used its budget, so long loops can stop early
  * and report what they have (the hard stop comes later). */
 bool t_expired(const struct test_ctx *t);
 
 /* ---- quick: a time budget, not a sample count ----
  * In quick (unless iters= is given) each case has a sample budget of wall
- * time on the TSC (TEST_QUICK_BUDGET_MS, or TEST_EXQ's), counted from the
+ * time on the TSC (TEST_QUICK_BUDGET_MS, or the case's .quick_budget_ms), counted from the
  * case's start.  Loops sized by t_iters() stop when t_quick_spent() says
  * so (after at least one sample) and say it with t_budget_note(); cases
  * sized by time ask t_quick_budget_cycles() for their window.  Outside

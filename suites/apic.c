@@ -79,8 +79,8 @@ TEST(apic, mode)
 
 	t_diag(t, "mode %s (boot mode %s%s); CPUID x2APIC %s", apic_mode_name(apic_mode),
 	       apic_mode_name(apic_boot_mode), apic_mode_forced ? ", forced or fallback" : "",
-	       plat_cpu_info()->x2apic ? "yes" : "no");
-	if (!apic_mode_forced && plat_cpu_info()->x2apic)
+	       plat_cpu_has(X86_FEATURE_X2APIC) ? "yes" : "no");
+	if (!apic_mode_forced && plat_cpu_has(X86_FEATURE_X2APIC))
 		t_check(t, want_x2, "CPUID has x2APIC and nothing forced xAPIC, yet the mode is xAPIC");
 	/* arch/x86/apic_timer.c checks every TSC-deadline arm by reading the
 	 * MSR back; one that did not take was re-armed in count mode. */

@@ -131,16 +131,16 @@ static bool method_available(const struct plat_mem_info *mi, const struct method
 	switch (m->need) {
 	case NEED_SSE2:
 		*why = lacks(NEED_SSE2, X86_FEATURE_SSE2, "SSE2", NULL);
-		return mi->sse2;
+		return plat_cpu_has(X86_FEATURE_SSE2);
 	case NEED_AVX:
 		*why = lacks(NEED_AVX, X86_FEATURE_AVX, "AVX", "XCR0[2:1]");
 		return mi->avx_state;
 	case NEED_AVX512:
 		*why = lacks(NEED_AVX512, X86_FEATURE_AVX512F, "AVX-512F", "XCR0[7:5]");
-		return mi->avx512f && mi->avx512_state;
+		return mi->avx512_state;
 	case NEED_CLZERO:
 		*why = lacks(NEED_CLZERO, X86_FEATURE_CLZERO, "CLZERO", NULL);
-		return mi->clzero;
+		return plat_cpu_has(X86_FEATURE_CLZERO);
 	default:
 		return true;
 	}
@@ -562,7 +562,7 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 	cpus[0] = 0;
 	ncpu += plat_other_cpus(cpus + 1, plat_ncpus() - 1);
 	ncpu_seen = ncpu;
-	unsigned nsz = clear_sizes(ru.mi.llc_bytes, t->quick, ru.mi.ring0, sizes, CLEAR_MAX_SIZES);
+	unsigned nsz = clear_sizes(ru.mi.llc_bytes, t->quick, plat_ring0(), sizes, CLEAR_MAX_SIZES);
 
 	ru.samples = t_alloc(t, MAX_SAMPLES * sizeof(uint64_t));
 	struct cpu_slot *cs = t_alloc(t, ncpu * sizeof(struct cpu_slot));
@@ -574,7 +574,7 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 	if (say)
 		t_diag(t, "LLC %llu KiB (L%u, %s); ERMS %s; %u CPU(s); sizes per CPU:",
 		       (unsigned long long)(ru.mi.llc_bytes >> 10), ru.mi.llc_level, ru.mi.llc_source,
-		       ru.mi.erms ? "yes" : "no", ncpu);
+		       plat_cpu_has(X86_FEATURE_ERMS) ? "yes" : "no", ncpu);
 	else
 		t_diag(t, "LLC, methods left out and sizes: as in %s above", setup_said_in);
 	for (unsigned m = 0; m < NMETHODS; m++) {
@@ -599,8 +599,8 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 			/* ring 0 under an emulator may be 100-1000x slower
 			 * (CI boots full runs under QEMU TCG) */
 			uint64_t cap = t->quick ? SIZE_CAP_QUICK_MS :
-				       ru.mi.ring0 && plat_under_emulator() ? SIZE_CAP_GUEST_MS :
-				       ru.mi.ring0 ? SIZE_CAP_FULL_MS : SIZE_CAP_HOSTED_MS;
+				       plat_ring0() && plat_under_emulator() ? SIZE_CAP_GUEST_MS :
+				       plat_ring0() ? SIZE_CAP_FULL_MS : SIZE_CAP_HOSTED_MS;
 			uint64_t spent = (lfence_rdtsc() - case_start) * 1000 / plat_tsc_hz();
 
 			if (spent + ms > cap) {
@@ -701,19 +701,19 @@ out:
 		t_diag(t, "budget: %s", how);
 }
 
-TEST_EX(clear, bandwidth, 0, 300000)
+TEST(clear, bandwidth, .budget_ms = 300000)
 {
 	run_shape(t, SH_WHOLE);
 }
 
 /* perpage_sfence: one SFENCE per 4 KiB page (each NT call ends with it) */
-TEST_EX(clear, page_bandwidth, 0, 300000)
+TEST(clear, page_bandwidth, .budget_ms = 300000)
 {
 	run_shape(t, SH_PERPAGE);
 }
 
 /* batch_sfence: per-page calls, one SFENCE per 2 MiB batch */
-TEST_EX(clear, batch_bandwidth, 0, 300000)
+TEST(clear, batch_bandwidth, .budget_ms = 300000)
 {
 	run_shape(t, SH_BATCH);
 }

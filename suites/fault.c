@@ -232,7 +232,7 @@ static void defer_say(struct test_ctx *t, void *arg)
 
 /* ---- recovery cases: they fail on purpose, run only when named ---- */
 
-TEST_EX(fault, unexpected, T_EXPLICIT, 0)
+TEST(fault, unexpected, .flags = T_EXPLICIT)
 {
 	t_defer(t, defer_say, NULL);
 	t_diag(t, "writing to unmapped 0x%llx without a catch: expect a dump and this case to fail",
@@ -246,7 +246,7 @@ static void ap_fault(void *p)
 	do_write(p);
 }
 
-TEST_EX(fault, unexpected_ap, T_EXPLICIT, 0)
+TEST(fault, unexpected_ap, .flags = T_EXPLICIT)
 {
 	unsigned others[1];
 
@@ -269,7 +269,7 @@ static void faulting_irq(struct regs *r)
 /* A fault inside an interrupt handler: the handler never reaches its EOI,
  * so the unwinding must send it, or the vector's priority class stays
  * blocked on this CPU (apic.self_ipi run after this case shows it). */
-TEST_EX(fault, unexpected_irq, T_EXPLICIT, 0)
+TEST(fault, unexpected_irq, .flags = T_EXPLICIT)
 {
 	unsigned v = irq_alloc_vector(faulting_irq);
 
@@ -283,7 +283,7 @@ TEST_EX(fault, unexpected_irq, T_EXPLICIT, 0)
 	t_fail(t, "the faulting interrupt handler did not fault");
 }
 
-TEST_EX(fault, timeout, T_EXPLICIT, 500)
+TEST(fault, timeout, .flags = T_EXPLICIT, .budget_ms = 500)
 {
 	t_defer(t, defer_say, NULL);
 	t_diag(t, "spinning with interrupts on: the watchdog must stop this after 500 ms");
@@ -296,7 +296,7 @@ TEST_EX(fault, timeout, T_EXPLICIT, 500)
  * NMI watchdog must
  * (kernel/nmi_watch.c: the watcher CPU's NMI, or with one CPU the
  * periodic I/O APIC NMI), and the run goes on. */
-TEST_EX(fault, hang_irqoff, T_EXPLICIT, 500)
+TEST(fault, hang_irqoff, .flags = T_EXPLICIT, .budget_ms = 500)
 {
 	if (!plat_nmi_watch_available()) {
 		t_skip(t, "no NMI watchdog (no watcher CPU and no I/O APIC NMI source; see the # watchdog: line): this hang could not be stopped");
@@ -320,7 +320,7 @@ static void ap_hang(void *p)
 /* The same on an AP, as the case's own work: the boot CPU waits with
  * interrupts on, its budget expires (TIMEOUT), and the cleanup sends the
  * AP the abort NMI (kernel/smp.c) so that it is usable again. */
-TEST_EX(fault, hang_irqoff_ap, T_EXPLICIT, 500)
+TEST(fault, hang_irqoff_ap, .flags = T_EXPLICIT, .budget_ms = 500)
 {
 	unsigned others[1];
 
@@ -339,7 +339,7 @@ TEST_EX(fault, hang_irqoff_ap, T_EXPLICIT, 500)
 	t_fail(t, "plat_wait returned %s instead of the budget stopping the case", plat_strerror(rc));
 }
 
-TEST_EX(fault, hang_ap, T_EXPLICIT, 0)
+TEST(fault, hang_ap, .flags = T_EXPLICIT)
 {
 	unsigned others[1];
 
@@ -361,7 +361,7 @@ TEST_EX(fault, hang_ap, T_EXPLICIT, 0)
  * panic-in-case case of tests/qemu/run.py; tests/host/data/logs/panic.log,
  * which tests/host/check-report.sh and tests/host/check-capture.py read,
  * is a log of such a run. */
-TEST_EX(fault, panic, T_EXPLICIT, 0)
+TEST(fault, panic, .flags = T_EXPLICIT)
 {
 	t_diag(t, "calling panic() on purpose: the run ends here");
 	plat_panic("requested by tests=fault.panic");

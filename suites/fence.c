@@ -261,7 +261,7 @@ static void run(struct test_ctx *t, unsigned nlines)
 	unsigned u, u_cut = 0;
 
 	plat_mem_info(&mi);
-	cap = plat_ns_to_cycles((t->quick || (mi.ring0 && plat_under_emulator()) ? CAP_QUICK_MS : CAP_FULL_MS) *
+	cap = plat_ns_to_cycles((t->quick || (plat_ring0() && plat_under_emulator()) ? CAP_QUICK_MS : CAP_FULL_MS) *
 				1000000ull);
 	/* the baseline: the stores with no instruction (after_stores), the
 	 * empty loop (alone) */
@@ -278,7 +278,7 @@ static void run(struct test_ctx *t, unsigned nlines)
 	for (unsigned i = 0; i < NFENCES; i++) {
 		const struct fence *f = &fences[i];
 
-		if (f->kind == K_SERIALIZE && !mi.serialize) {
+		if (f->kind == K_SERIALIZE && !plat_cpu_has(X86_FEATURE_SERIALIZE)) {
 			char lacks[200];
 
 			x86_feature_absent_why(X86_FEATURE_SERIALIZE, "SERIALIZE", lacks, sizeof(lacks));

@@ -364,7 +364,7 @@ static bool oneway_pair(struct test_ctx *t, const struct ipi_config *c,
 }
 
 /* quick: 10 ms of sample budget, at least IPI_MIN_QUICK samples */
-TEST_EXQ(ipi, oneway, 0, 0, 10, false)
+TEST(ipi, oneway, .quick_budget_ms = 10)
 {
 	static const struct pair_case pc = { oneway_sample, "tsc-delta-sender-to-handler" };
 	struct pair_plan plan;
@@ -393,7 +393,7 @@ static bool roundtrip_sample(const struct ipi_config *c, uint64_t *cycles, bool 
 }
 
 /* quick: 10 ms of sample budget, at least IPI_MIN_QUICK samples */
-TEST_EXQ(ipi, roundtrip, 0, 0, 10, false)
+TEST(ipi, roundtrip, .quick_budget_ms = 10)
 {
 	static const struct pair_case pc = { roundtrip_sample, "tsc-delta-one-clock" };
 	struct pair_plan plan;
@@ -458,7 +458,7 @@ static bool icr_cost_fence(struct test_ctx *t, const struct ipi_config *c,
 }
 
 /* quick: 10 ms of sample budget (at least T_U2U_CHUNK trials a configuration) */
-TEST_EXQ(ipi, icr_cost, 0, 0, 10, false)
+TEST(ipi, icr_cost, .quick_budget_ms = 10)
 {
 	struct pair_plan plan;
 

@@ -130,7 +130,7 @@ TEST(tsc, invariant)
 	char src[32];
 
 	x86_feature_source(X86_FEATURE_CONSTANT_TSC, src, sizeof(src));
-	t_diag(t, "invariant TSC (%s): %s", src, plat_cpu_info()->invariant_tsc ? "yes" : "no");
+	t_diag(t, "invariant TSC (%s): %s", src, plat_cpu_has(X86_FEATURE_CONSTANT_TSC) ? "yes" : "no");
 	if (!t_require(t, X86_FEATURE_CONSTANT_TSC, "an invariant TSC"))
 		return;
 	/* An invariant TSC keeps its rate: re-measure now, after the run has
@@ -506,18 +506,18 @@ TEST(tsc, sync)
 			       c, plat_cpu_rel_name(plat_cpu_relation(0, c)), (long long)b.lo, (long long)b.hi,
 			       (unsigned long long)b.best_rtt, (unsigned long long)pr,
 			       (unsigned long long)mag);
-		if (plat_cpu_info()->invariant_tsc)
+		if (plat_cpu_has(X86_FEATURE_CONSTANT_TSC))
 			t_check(t, pr <= TSC_SYNC_LIMIT_NS,
 				"cpu %u: TSC differs from cpu 0 by at least %llu ns (limit %d ns) although the TSC is invariant",
 				c, (unsigned long long)pr, TSC_SYNC_LIMIT_NS);
 	}
 	t_metric_dist(t, "offset_bound", bound, n, "ns",
 		      "worst_proven_ns=%llu limit_ns=%d invariant=%s rounds=%u fewest_rounds=%u method=round-trip-intersection",
-		      (unsigned long long)worst, TSC_SYNC_LIMIT_NS, plat_cpu_info()->invariant_tsc ? "yes" : "no",
+		      (unsigned long long)worst, TSC_SYNC_LIMIT_NS, plat_cpu_has(X86_FEATURE_CONSTANT_TSC) ? "yes" : "no",
 		      rounds, fewest_rounds);
 	if (fewest_rounds < rounds)
 		t_diag(t, "slow host: some measurements were cut to %u of %u rounds by their share of the budget (bounds stay valid, only looser)",
 		       fewest_rounds, rounds);
-	if (!plat_cpu_info()->invariant_tsc && worst > TSC_SYNC_LIMIT_NS)
+	if (!plat_cpu_has(X86_FEATURE_CONSTANT_TSC) && worst > TSC_SYNC_LIMIT_NS)
 		t_diag(t, "offsets above the limit are reported, not failed: the CPU does not claim an invariant TSC");
 }

@@ -299,7 +299,7 @@ static bool emulated_clock(void)
 	struct plat_mem_info mi;
 
 	plat_mem_info(&mi);
-	return mi.ring0 && !strcmp(plat_env(), "emulator:qemu-tcg");
+	return plat_ring0() && !strcmp(plat_env(), "emulator:qemu-tcg");
 }
 
 static bool run_one(struct test_ctx *t, enum shape sh, enum tsc_reader v, int64_t shift,
@@ -438,22 +438,22 @@ static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name
 			 nl ? never : "none");
 }
 
-TEST_EX(tsc_order, now, 0, 60000)
+TEST(tsc_order, now, .budget_ms = 60000)
 {
 	shape_case(t, S_NOW, "now");
 }
 
-TEST_EX(tsc_order, load, 0, 60000)
+TEST(tsc_order, load, .budget_ms = 60000)
 {
 	shape_case(t, S_LOAD, "load");
 }
 
-TEST_EX(tsc_order, load3, 0, 60000)
+TEST(tsc_order, load3, .budget_ms = 60000)
 {
 	shape_case(t, S_LOAD3, "load3");
 }
 
-TEST_EX(tsc_order, store, 0, 60000)
+TEST(tsc_order, store, .budget_ms = 60000)
 {
 	shape_case(t, S_STORE, "store");
 }

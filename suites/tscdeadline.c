@@ -286,7 +286,7 @@ static bool claim_deadline(struct test_ctx *t)
 	return true;
 }
 
-TEST_EX(tscdeadline, latency, 0, 120000)
+TEST(tscdeadline, latency, .budget_ms = 120000)
 {
 	if (!claim_deadline(t))
 		return;
@@ -381,7 +381,7 @@ TEST(tscdeadline, past)
  * timer and the TSC reads that wait for it) */
 #define NO_LOSS_MIN_QUICK	8
 
-TEST_EXQ(tscdeadline, no_loss, 0, 0, 10, false)
+TEST(tscdeadline, no_loss, .quick_budget_ms = 10)
 {
 	if (!claim_deadline(t))
 		return;
@@ -425,7 +425,7 @@ TEST_EXQ(tscdeadline, no_loss, 0, 0, 10, false)
  * output there.  Full runs and quick with iters= measure both. */
 #define IMMEDIATE_MIN_QUICK	5
 
-TEST_EXQ(tscdeadline, immediate, 0, 0, 10, false)
+TEST(tscdeadline, immediate, .quick_budget_ms = 10)
 {
 	if (!claim_deadline(t))
 		return;
@@ -470,7 +470,7 @@ TEST_EXQ(tscdeadline, immediate, 0, 0, 10, false)
 
 /* quick: 10 ms of sample budget (at least 3 shots a series): the
  * LAPIC one-shot series only complement the TSC-deadline ones */
-TEST_EXQ(tscdeadline, oneshot_latency, 0, 120000, 10, false)
+TEST(tscdeadline, oneshot_latency, .budget_ms = 120000, .quick_budget_ms = 10)
 {
 	if (apic_mode == APIC_MODE_NONE || !timer_count_hz) {
 		t_skip(t, "no calibrated LAPIC timer");

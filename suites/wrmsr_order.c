@@ -138,7 +138,7 @@ static uint64_t run_variant(enum variant v, uint32_t dest, unsigned vec, uint64_
 
 /* quick: the default 40 ms for the five variants (QEMU TCG on an idle
  * host runs all 2000 rounds of each in ~20 ms) */
-TEST_EX(wrmsr_order, stale_reads, 0, 120000)
+TEST(wrmsr_order, stale_reads, .budget_ms = 120000)
 {
 	unsigned rx[1];
 	enum cpu_rel rel = REL_OTHER_PACKAGE;

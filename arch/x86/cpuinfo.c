@@ -49,6 +49,10 @@ static const struct cpu_feature decoded_only[] = {
 	F(msr, X86_FEATURE_MSR),
 	F(pge, X86_FEATURE_PGE),
 	F(nx, X86_FEATURE_NX),
+	F(sse2, X86_FEATURE_SSE2),
+	F(xsave, X86_FEATURE_XSAVE),
+	F(osxsave, X86_FEATURE_OSXSAVE),
+	F(topoext, X86_FEATURE_TOPOEXT),
 	F(hypervisor, X86_FEATURE_HYPERVISOR),
 };
 #undef F

@@ -35,6 +35,7 @@ struct cpuinfo {
 	bool spec_ctrl, stibp, flush_l1d, arch_capabilities, md_clear, ssbd, bhi_ctrl;
 	bool amd_ibpb, amd_ibrs, amd_stibp, amd_ssbd, verw_clear, perfctr_core;
 	bool avx, avx2, avx512f;		/* the instructions; the state is XCR0's */
+	bool sse2, xsave, osxsave, topoext;
 	uint32_t invlpgb_max_pages;	/* CPUID 0x80000008:EDX[15:0] + 1 */
 	uint8_t pmu_version, pmu_gp_counters, pmu_gp_width, pmu_fixed_counters;
 	uint8_t pmu_fixed_width, pmu_events_len;	/* CPUID.0AH:EDX[12:5], EAX[31:24] */

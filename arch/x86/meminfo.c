@@ -15,12 +15,8 @@
  * this file decodes only what is its own: the cache leaves and XCR0's
  * supported components. */
 #include "arch/x86/meminfo.h"
-#include "arch/x86/cpufeature.h"
 #include "lib/string.h"
 
-/* TopologyExtensions: CPUID 8000_0001h:ECX[22] (AMD APM vol. 3 E.4.2),
- * whether leaf 8000_001Dh exists.  Belongs in the table
- * (arch/x86/cpufeature.h) with the others; until it is there, here. */
 #define CACHE_TYPE_NONE		0
 #define CACHE_TYPE_INSTRUCTION	2
 #define CPUID_4_MAX_SUBLEAF	16
@@ -57,19 +53,6 @@ static bool walk_cache_leaf(struct meminfo *mi, cpuid_fn fn, void *ctx, uint32_t
 	return found;
 }
 
-/* f from the table (arch/x86/cpufeature.h), leaf range checked against
- * what cpuinfo_decode found: a leaf above the maximum reads as absent. */
-static bool has(const struct cpuinfo *ci, struct x86_cpu_feature f, cpuid_fn fn, void *ctx)
-{
-	uint32_t max = f.leaf >= 0x80000000u ? ci->max_ext_leaf : ci->max_leaf;
-	struct cpuid_regs r;
-
-	if (f.leaf > max)
-		return false;
-	r = fn(f.leaf, f.subleaf, ctx);
-	return x86_feature_in(f, &r);
-}
-
 void meminfo_decode(struct meminfo *mi, cpuid_fn fn, void *ctx)
 {
 	struct cpuinfo ci;
@@ -81,21 +64,14 @@ void meminfo_decode(struct meminfo *mi, cpuid_fn fn, void *ctx)
 	cpuinfo_decode(&ci, fn, ctx);
 	bool amd = ci.vendor == VENDOR_AMD || ci.vendor == VENDOR_HYGON;
 
-	mi->sse2 = has(&ci, X86_FEATURE_SSE2, fn, ctx);
-	mi->xsave = has(&ci, X86_FEATURE_XSAVE, fn, ctx);
-	mi->avx = ci.avx;
-	/* AVX2 is usable only with AVX (its VEX encodings and YMM state) */
-	mi->avx2 = ci.avx && ci.avx2;
-	mi->avx512f = ci.avx512f;
-	if (ci.max_leaf >= 0xd && mi->xsave) {
-		r = fn(0xd, 0, ctx);
+	if (ci.max_leaf >= CPUID_LEAF_XSTATE && ci.xsave) {
+		r = fn(CPUID_LEAF_XSTATE, 0, ctx);
 		mi->xcr0_supported = ((uint64_t)r.edx << 32) | r.eax;
 	}
-	mi->clzero = ci.clzero;
 
 	if (!amd && ci.max_leaf >= 4 && walk_cache_leaf(mi, fn, ctx, 4)) {
 		mi->llc_source = "CPUID.4";
-	} else if (amd && has(&ci, X86_FEATURE_TOPOEXT, fn, ctx) && ci.max_ext_leaf >= 0x8000001du &&
+	} else if (amd && ci.topoext && ci.max_ext_leaf >= 0x8000001du &&
 		   walk_cache_leaf(mi, fn, ctx, 0x8000001du)) {
 		mi->llc_source = "CPUID.8000001DH";
 	} else if (ci.max_ext_leaf >= 0x80000006u) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* What the memory experiments need to know about the CPU: the last-level
- * cache size (from the CPUID cache leaves) and the SIMD store instructions
- * it has.  Decoded through a cpuid_fn so host unit tests can feed invented
+ * cache size (from the CPUID cache leaves) and the XCR0 state components
+ * the CPU supports; its instructions are the feature table's
+ * (arch/x86/cpufeature.h, asked through cpuinfo or x86_cpu_has).  Decoded through a cpuid_fn so host unit tests can feed invented
  * leaves (tests/host/test_memsize.c). */
 #ifndef RINGLAB_ARCH_X86_MEMINFO_H
 #define RINGLAB_ARCH_X86_MEMINFO_H
@@ -19,16 +20,13 @@
 #define XFEATURE_MASK_Hi16_ZMM	(1ull << 7)
 #define XFEATURE_MASK_AVX512	(XFEATURE_MASK_OPMASK | XFEATURE_MASK_ZMM_Hi256 | XFEATURE_MASK_Hi16_ZMM)
 
+/* CPUID leaf 0DH: processor extended state enumeration (SDM vol. 2A CPUID) */
+#define CPUID_LEAF_XSTATE	0xd
+
 struct meminfo {
 	uint64_t llc_bytes;	/* 0: no cache leaf described one */
 	unsigned llc_level;
 	const char *llc_source;	/* "CPUID.4", "CPUID.8000001DH", "CPUID.80000006H", "none" */
-	bool sse2;		/* CPUID.1:EDX[26] */
-	bool xsave;		/* CPUID.1:ECX[26] */
-	bool avx;		/* CPUID.1:ECX[28] */
-	bool avx2;		/* CPUID.7.0:EBX[5] */
-	bool avx512f;		/* CPUID.7.0:EBX[16] */
-	bool clzero;		/* CPUID.80000008H:EBX[0] */
 	uint64_t xcr0_supported;	/* CPUID.0DH.0:EDX:EAX, 0 without XSAVE */
 };
 

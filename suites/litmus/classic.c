@@ -105,7 +105,7 @@ void lit_case_mp_nt(struct test_ctx *t)
 	char lacks[200];
 
 	plat_mem_info(&mi);
-	if (!mi.sse2) {
+	if (!plat_cpu_has(X86_FEATURE_SSE2)) {
 		x86_feature_absent_why(X86_FEATURE_SSE2, "MOVNTI (SSE2)", lacks, sizeof(lacks));
 		t_skip(t, "%s", lacks);
 		return;

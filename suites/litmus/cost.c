@@ -134,7 +134,7 @@ void lit_case_wrmsr_cost(struct test_ctx *t)
 			       "method=median-minus-none-median env=%s", plat_env());
 	struct probe pr = { 0, true };
 
-	if (!mi.serialize) {
+	if (!plat_cpu_has(X86_FEATURE_SERIALIZE)) {
 		t_share_skip(&budget);
 		x86_feature_absent_why(X86_FEATURE_SERIALIZE, "SERIALIZE", why, sizeof(why));
 		t_diag(t, "serialize: SKIP %s env=%s", why, plat_env());

@@ -359,7 +359,7 @@ static uint64_t stop_instant(const struct test_ctx *t, const struct spec *sp, ui
 
 	plat_mem_info(&mi);
 	*stop_rel = *giveup_rel = 0;
-	*cap_ms = mi.ring0 && plat_under_emulator() ? CAP_QUICK_MS : CAP_FULL_MS;
+	*cap_ms = plat_ring0() && plat_under_emulator() ? CAP_QUICK_MS : CAP_FULL_MS;
 	if (!t->quick_end_tsc) {
 		if (t->quick)
 			*cap_ms = CAP_QUICK_MS;

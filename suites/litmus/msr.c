@@ -22,7 +22,7 @@ const struct msr_desc lit_msrs[] = {
 	[M_SERIALIZING] = { "serializing", "IA32_KERNEL_GS_BASE", LITMUS_MSR_KERNEL_GS_BASE },
 };
 
-/* Only ever executed in ring 0 (plat_mem_info().ring0). */
+/* Only ever executed in ring 0 (plat_ring0()). */
 static inline uint64_t lit_rdmsr(uint32_t msr)
 {
 	uint32_t lo, hi;
@@ -78,7 +78,7 @@ const char *lit_msr_unusable(enum msr_kind k, char *why, size_t size)
 	struct plat_mem_info mi;
 
 	plat_mem_info(&mi);
-	if (!mi.ring0)
+	if (!plat_ring0())
 		return "WRMSR needs ring 0 (the hosted build runs in ring 3)";
 	switch (k) {
 	case M_TSC_DEADLINE:

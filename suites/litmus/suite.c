@@ -12,7 +12,7 @@
 
 SUITE_HOSTED(litmus, 105, "x86-TSO litmus tests: SB, MP, MP with MOVNTI data, IRIW; WRMSR as SB's only barrier and its store-drain cost; negative controls");
 
-TEST_EX(litmus, sb, 0, 120000)
+TEST(litmus, sb, .budget_ms = 120000)
 {
 	lit_case_sb(t);
 }
@@ -31,12 +31,12 @@ TEST(litmus, mp_nt)
  * every iteration: under an emulator on fewer host cores than vCPUs each
  * iteration waits for host time slices, and its control has never fired
  * there; on hardware 2000 iterations take a few ms) */
-TEST_EXQ(litmus, iriw, 0, 0, 12, false)
+TEST(litmus, iriw, .quick_budget_ms = 12)
 {
 	lit_case_iriw(t);
 }
 
-TEST_EX(litmus, wrmsr_cost, 0, 120000)
+TEST(litmus, wrmsr_cost, .budget_ms = 120000)
 {
 	lit_case_wrmsr_cost(t);
 }

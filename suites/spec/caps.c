@@ -77,7 +77,7 @@ static const char *no_spec_ctrl_text(void)
 
 bool spec_has_ibpb(void)
 {
-	return plat_cpu_info()->spec_ctrl || plat_cpu_info()->amd_ibpb;
+	return plat_cpu_has(X86_FEATURE_SPEC_CTRL) || plat_cpu_has(X86_FEATURE_AMD_IBPB);
 }
 
 static const char *no_ibpb_text(void)
@@ -92,7 +92,7 @@ static const char *no_ibpb_text(void)
 
 bool spec_has_verw_clear(void)
 {
-	return plat_cpu_info()->md_clear || plat_cpu_info()->verw_clear;
+	return plat_cpu_has(X86_FEATURE_MD_CLEAR) || plat_cpu_has(X86_FEATURE_VERW_CLEAR);
 }
 
 static const char *no_verw_text(void)

@@ -85,7 +85,7 @@ static bool variant_ok(struct test_ctx *t, const struct variant *v, const struct
 		why = spec_has_ibpb() ? NULL : spec_no_ibpb();
 		break;
 	case N_L1D:
-		why = plat_cpu_info()->flush_l1d ? NULL : spec_no_l1d();
+		why = plat_cpu_has(X86_FEATURE_FLUSH_L1D) ? NULL : spec_no_l1d();
 		break;
 	}
 	if (why) {

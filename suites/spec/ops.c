@@ -87,8 +87,8 @@ void spec_case_spec_ctrl(struct test_ctx *t)
 
 	x86_feature_source(X86_FEATURE_BHI_CTRL, bhi, sizeof(bhi));
 	t_diag(t, "toggle %s: 0x%llx <-> 0x%llx (BHI_CTRL %s%s%s)", r.what, (unsigned long long)r.a,
-	       (unsigned long long)r.b, plat_cpu_info()->bhi_ctrl ? "enumerated" : "not enumerated (",
-	       plat_cpu_info()->bhi_ctrl ? "" : bhi, plat_cpu_info()->bhi_ctrl ? "" : ")");
+	       (unsigned long long)r.b, plat_cpu_has(X86_FEATURE_BHI_CTRL) ? "enumerated" : "not enumerated (",
+	       plat_cpu_has(X86_FEATURE_BHI_CTRL) ? "" : bhi, plat_cpu_has(X86_FEATURE_BHI_CTRL) ? "" : ")");
 	spec_guarded(t, spec_ctrl_body, &r, EXPECT_RETURN);
 	spec_budget_note(t);
 }
@@ -292,7 +292,7 @@ void spec_case_ibpb(struct test_ctx *t)
 
 void spec_case_l1d_flush(struct test_ctx *t)
 {
-	if (!plat_cpu_info()->flush_l1d) {
+	if (!plat_cpu_has(X86_FEATURE_FLUSH_L1D)) {
 		t_skip(t, "%s", spec_no_l1d());
 		return;
 	}

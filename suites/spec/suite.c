@@ -42,7 +42,7 @@ TEST(spec, l1d_flush)
 	spec_case_l1d_flush(t);
 }
 
-TEST_EX(spec, immed_arm, 0, 120000)
+TEST(spec, immed_arm, .budget_ms = 120000)
 {
 	spec_case_immed_arm(t);
 }
@@ -59,7 +59,7 @@ TEST(spec, restore_after_fault)
  * until then.  The case prints nothing and sets up inside its guarded
  * region before the overrun (suites/spec/restore.c); a stop before the
  * MSR was changed is reported as such, never as a pass. */
-TEST_EXQ(spec, restore_after_timeout, 0, 2000, SPEC_QUICK_OVERRUN_MS, false)
+TEST(spec, restore_after_timeout, .budget_ms = 2000, .quick_budget_ms = SPEC_QUICK_OVERRUN_MS)
 {
 	spec_case_restore_after_timeout(t);
 }

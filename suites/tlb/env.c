@@ -249,7 +249,7 @@ void pge_on(void)
 static void body_fault(struct env *e)
 {
 	pt_win_map_4k(&e->w, 0, e->frame[0], true);
-	if (plat_cpu_info()->pge)
+	if (plat_cpu_has(X86_FEATURE_PGE))
 		pge_on();
 	(void)peek(pt_win_va_4k(0));
 	(void)peek(pt_win_va_4k(7));	/* not mapped: #PF */
@@ -289,7 +289,7 @@ void tlb_cleanup_on_fault(struct test_ctx *t)
 static void body_hang(struct env *e)
 {
 	pt_win_map_4k(&e->w, 0, e->frame[0], true);
-	if (plat_cpu_info()->pge)
+	if (plat_cpu_has(X86_FEATURE_PGE))
 		pge_on();
 	(void)peek(pt_win_va_4k(0));
 	/* nothing ends this wait but the watchdog */

@@ -27,7 +27,7 @@ void invlpgb_flush_range(struct sd *s, uint64_t va0, unsigned n, bool pmd, unsig
 {
 	uint64_t step = pmd ? SZ_2M : 4096u;
 
-	if (!plat_cpu_info()->invlpgb || !s->invlpgb_max)
+	if (!plat_cpu_has(X86_FEATURE_INVLPGB) || !s->invlpgb_max)
 		return;
 	/* INVLPGB is weakly ordered (APM vol. 3): make the PTE stores global
 	 * before any CPU can drop its entry and re-walk.  Conservative; part
@@ -79,7 +79,7 @@ static void body_invlpgb(struct env *e)
 	 * variants below, and by env_restore() on a fault or timeout. */
 	bool pge_all = false;
 
-	if (plat_cpu_info()->pge) {
+	if (plat_cpu_has(X86_FEATURE_PGE)) {
 		pge_on();
 		if (!remote_pge_on(t, e, s->remote, total - 1))
 			return;

@@ -222,7 +222,7 @@ static void body_flush_2m(struct env *e)
 		(unsigned long long)pa, level);
 	run_method(e, "invlpg.1p.1cpu", &p, fl_invlpg, true);
 	run_method(e, "mov_cr3.1p.1cpu", &p, fl_mov_cr3, true);
-	if (plat_cpu_info()->pge) {
+	if (plat_cpu_has(X86_FEATURE_PGE)) {
 		pge_on();
 		run_method(e, "global_pge_toggle.1p.1cpu", &g, fl_global, true);
 	}
@@ -263,7 +263,7 @@ static const struct method_row invpcid_rows[] = {
 static void body_invpcid(struct env *e)
 {
 	run_methods(e, invpcid_rows, 4);
-	if (!plat_cpu_info()->pge) {
+	if (!plat_cpu_has(X86_FEATURE_PGE)) {
 		char why[200];
 
 		x86_feature_absent_why(X86_FEATURE_PGE, "PGE", why, sizeof(why));
@@ -366,7 +366,7 @@ static void body_pcid(struct env *e)
 	for (int v = 0; v < PV_N; v++) {
 		struct pcid_tally r = { 0 };
 
-		if (v != PV_NOFLUSH && !plat_cpu_info()->invpcid) {
+		if (v != PV_NOFLUSH && !plat_cpu_has(X86_FEATURE_INVPCID)) {
 			char why[200];
 
 			x86_feature_absent_why(X86_FEATURE_INVPCID, "INVPCID", why, sizeof(why));

@@ -24,7 +24,7 @@ TEST(tlb, global)
 
 /* Generous budget: a nested KVM emulates the PTE writes, flushes and
  * 2 MiB walks of every round. */
-TEST_EX(tlb, flush_2m, 0, 120000)
+TEST(tlb, flush_2m, .budget_ms = 120000)
 {
 	tlb_flush_2m(t);
 }
@@ -46,24 +46,24 @@ TEST(tlb, cleanup_on_fault)
 
 /* Fails on purpose (run only when named): the watchdog stops it after
  * 1 s; what is checked is what the unwind left behind. */
-TEST_EX(tlb, timeout_cleanup, T_EXPLICIT, 1000)
+TEST(tlb, timeout_cleanup, .flags = T_EXPLICIT, .budget_ms = 1000)
 {
 	tlb_timeout_cleanup(t);
 }
 
 /* quick: 15 ms of sample budget, at least 8 trials a series */
-TEST_EXQ(tlb, cost, 0, 60000, 15, false)
+TEST(tlb, cost, .budget_ms = 60000, .quick_budget_ms = 15)
 {
 	tlb_cost(t);
 }
 
 /* quick: 20 ms of sample budget; then one round a point (shootdown.c) */
-TEST_EXQ(tlb, shootdown, 0, 120000, 20, false)
+TEST(tlb, shootdown, .budget_ms = 120000, .quick_budget_ms = 20)
 {
 	tlb_shootdown(t);
 }
 
-TEST_EX(tlb, invlpgb, 0, 120000)
+TEST(tlb, invlpgb, .budget_ms = 120000)
 {
 	tlb_invlpgb(t);
 }

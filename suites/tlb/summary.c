@@ -83,7 +83,7 @@ static void summary_answers(struct test_ctx *t)
 
 			x86_feature_absent_why(X86_FEATURE_INVLPGB, "INVLPGB", why, sizeof(why));
 			rl_snprintf(ib, sizeof(ib), "INVLPGB not measured: %s.",
-				    plat_cpu_info()->invlpgb ? "tlb.invlpgb not run" : why);
+				    plat_cpu_has(X86_FEATURE_INVLPGB) ? "tlb.invlpgb not run" : why);
 		}
 		t_answer(t, ANSWER_TLB_SHOOTDOWN, from, control_of(tlb_sum.remote_stale),
 			 "IPI shootdown (p50, PTE write to last ack): 1 page %llu cycles at 2 CPUs, %llu at %u; 32 pages %llu, 64 pages (full flush) %llu at %u. %s",
@@ -99,7 +99,7 @@ static const char *invlpgb_not_measured_why(void)
 	static char clear[60];
 	int n;
 
-	if (plat_cpu_info()->invlpgb)
+	if (plat_cpu_has(X86_FEATURE_INVLPGB))
 		return "tlb.invlpgb not run";
 	n = x86_feature_source(X86_FEATURE_INVLPGB, clear, sizeof(clear));
 	rl_snprintf(clear + n, sizeof(clear) - (size_t)n, " clear");

@@ -18,15 +18,13 @@
 /* a shared machine: never take more than this fraction of MemAvailable */
 #define AVAIL_DIVISOR	2
 
-/* OSXSAVE: CPUID.1:ECX[27], the OS set CR4.OSXSAVE, so XGETBV works in
- * ring 3 (SDM vol. 2A CPUID, vol. 1 §13.3).  Belongs in the table
- * (arch/x86/cpufeature.h); until it is there, here. */
+/* With OSXSAVE the OS set CR4.OSXSAVE, so XGETBV works in ring 3 (SDM
+ * vol. 2A CPUID, vol. 1 §13.3). */
 static uint64_t xcr0_os(void)
 {
-	struct cpuid_regs r = cpuid_native(1, 0, NULL);
 	uint32_t lo, hi;
 
-	if (!x86_feature_in(X86_FEATURE_OSXSAVE, &r))
+	if (!x86_cpu_has(X86_FEATURE_OSXSAVE))
 		return 0;
 	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
 	return ((uint64_t)hi << 32) | lo;
@@ -35,25 +33,16 @@ static uint64_t xcr0_os(void)
 void plat_mem_info(struct plat_mem_info *out)
 {
 	struct meminfo mi;
-	struct cpuinfo ci;
 	uint64_t avx = XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, x = xcr0_os();
 
 	meminfo_decode(&mi, cpuid_effective, NULL);
-	cpuinfo_read(&ci);
 	*out = (struct plat_mem_info){
-		.ring0 = false,
 		.llc_bytes = mi.llc_bytes,
 		.llc_level = mi.llc_level,
 		.llc_source = mi.llc_source,
-		.sse2 = mi.sse2,
-		.avx2 = mi.avx2,
-		.avx512f = mi.avx512f,
-		.clzero = mi.clzero,
-		.erms = ci.erms,
-		.serialize = ci.serialize,
-		.avx_state = mi.avx && (x & avx) == avx,
-		.avx512_state = mi.avx512f && (x & (avx | XFEATURE_MASK_AVX512)) ==
-						  (avx | XFEATURE_MASK_AVX512),
+		.avx_state = x86_cpu_has(X86_FEATURE_AVX) && (x & avx) == avx,
+		.avx512_state = x86_cpu_has(X86_FEATURE_AVX512F) &&
+				(x & (avx | XFEATURE_MASK_AVX512)) == (avx | XFEATURE_MASK_AVX512),
 	};
 }
 
@@ -148,8 +137,8 @@ int plat_simd_call(unsigned need, plat_fn fn, void *arg, char *why, size_t whysz
 	struct plat_mem_info mi;
 
 	plat_mem_info(&mi);
-	if ((need & PLAT_SIMD_SSE) && !mi.sse2) {
-		snprintf(why, whysz, "CPU lacks SSE2 (CPUID.1:EDX[26])");
+	if ((need & PLAT_SIMD_SSE) && !x86_cpu_has(X86_FEATURE_SSE2)) {
+		x86_feature_absent_why(X86_FEATURE_SSE2, "SSE2", why, whysz);
 		return PLAT_INVALID;
 	}
 	if ((need & (PLAT_SIMD_AVX | PLAT_SIMD_AVX512)) && !mi.avx_state) {

@@ -351,6 +351,11 @@ static const struct cpu_env *env_get(void)
 /* CPUID.1:ECX[31], the bit every hypervisor sets for its guests (SDM
  * vol. 2A CPUID, "not used: always returns 0" on hardware): user space has
  * no firmware tables to tell emulators apart. */
+bool plat_ring0(void)
+{
+	return false;
+}
+
 bool plat_under_emulator(void)
 {
 	return plat_cpu_info()->hypervisor;
