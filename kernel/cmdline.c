@@ -99,6 +99,17 @@ static void parse_console(struct options *o, struct slice v)
 			return;
 		}
 	}
+	/* A port named twice is one console (a loader or LAVA helper that
+	 * adds console=ttyS0 to a user's own would otherwise print every line
+	 * twice on it); named twice with two speeds, it is an error. */
+	for (unsigned i = 0; i < o->nconsoles; i++) {
+		if (o->consoles[i].port != port)
+			continue;
+		if (o->consoles[i].baud != baud)
+			error(o, "cmdline: console=%s: this port is already a console at %u baud",
+			      echo(v, e, sizeof(e)), (unsigned)o->consoles[i].baud);
+		return;
+	}
 	if (o->nconsoles >= CONSOLE_MAX_UARTS) {
 		error(o, "cmdline: console=%s: at most %d consoles", echo(v, e, sizeof(e)),
 		      CONSOLE_MAX_UARTS);
@@ -112,6 +123,17 @@ static void append_list(struct options *o, char *dst, const char *key, struct sl
 	size_t have = strlen(dst);
 	char e[64];
 
+	/* every name in the list is one: no empty list, no ",," */
+	for (size_t i = 0; i <= v.n; i++) {
+		bool end = i == v.n || v.p[i] == ',';
+		bool empty_before = i == 0 || v.p[i - 1] == ',';
+
+		if (end && empty_before) {
+			error(o, "cmdline: %s%s: an empty name (the list is names separated by single commas)",
+			      key, echo(v, e, sizeof(e)));
+			return;
+		}
+	}
 	for (size_t i = 0; i < v.n; i++) {
 		char c = v.p[i];
 
@@ -217,8 +239,10 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 		if (slice_eq(key, "console")) {
 			parse_console(o, val);
 		} else if (slice_eq(key, "tests")) {
+			o->tests_given = true;
 			append_list(o, o->tests, "tests=", val);
 		} else if (slice_eq(key, "skip")) {
+			o->skip_given = true;
 			append_list(o, o->skip, "skip=", val);
 		} else if (slice_eq(key, "iters")) {
 			if (parse_number(o, "iters=", val, 1, 1000000000ull, &x))

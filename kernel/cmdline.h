@@ -57,6 +57,9 @@ struct options {
 	unsigned nconsoles;
 	char tests[CMDLINE_LIST_MAX];	/* comma list as given ("" = all) */
 	char skip[CMDLINE_LIST_MAX];
+	/* tests= / skip= appeared, valid or not: a tests= that ends empty
+	 * (every name refused) selects nothing, never "all" */
+	bool tests_given, skip_given;
 	bool quick, verbose, nosmp, novga, nofb;
 	bool list;			/* print suites and cases, run none */
 	uint64_t iters;			/* 0 = each test's default */

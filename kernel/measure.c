@@ -118,6 +118,33 @@ size_t t_u2u_budget(struct test_ctx *t, t_timed_fn run, void *arg, unsigned u, s
 	return k;
 }
 
+size_t t_u2u_share(struct test_ctx *t, struct t_share *s, t_timed_fn run, void *arg, unsigned u,
+		   size_t trials, size_t min_trials, uint64_t *out, size_t *dropped, size_t *ran)
+{
+	uint64_t now = lfence_rdtsc();
+	uint64_t end = t_budgeted(t) ? now + t_share_cycles(t, s, now) : 0;
+	size_t k = 0, bad = 0, done = 0;
+	size_t chunk = min_trials && min_trials < T_U2U_CHUNK ? min_trials : T_U2U_CHUNK;
+
+	t_share_skip(s);
+	while (done < trials) {
+		/* the minimum first, in one go; then chunks while the share lasts */
+		size_t want = done < min_trials ? min_trials - done : chunk, d = 0;
+		size_t n = trials - done < want ? trials - done : want;
+
+		if (done >= min_trials && end && lfence_rdtsc() >= end)
+			break;
+		k += t_u2u(run, arg, u, n, out + k, &d);
+		bad += d;
+		done += n;
+	}
+	if (dropped)
+		*dropped = bad;
+	if (ran)
+		*ran = done;
+	return k;
+}
+
 void t_conclude(struct test_ctx *t, const char *fmt, ...)
 {
 	char buf[400];

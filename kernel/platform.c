@@ -7,6 +7,7 @@
 #include "arch/x86/catch.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/cpuenv.h"
+#include "arch/x86/percpu.h"
 #include "arch/x86/tsc.h"
 #include "kernel/fbcon_boot.h"
 #include "kernel/kernel.h"
@@ -119,4 +120,58 @@ uint64_t plat_irq_save(void)
 void plat_irq_restore(uint64_t flags)
 {
 	irq_restore(flags);
+}
+
+/* ---- the CPUs as the kernel brought them up (ring 0 only) ---- */
+
+/* Suites size static CPU lists with PLAT_MAX_CPUS (kernel/platform.h). */
+_Static_assert(PLAT_MAX_CPUS == MAX_CPUS, "PLAT_MAX_CPUS must equal MAX_CPUS");
+
+void plat_delay_us(uint64_t us)
+{
+	tsc_delay_us(us);
+}
+
+enum apic_mode plat_apic_mode(void)
+{
+	return apic_mode;
+}
+
+const struct smpboot_result *plat_smpboot(void)
+{
+	return smpboot_get_result();
+}
+
+unsigned plat_smpboot_check_strays(void)
+{
+	return smpboot_check_strays();
+}
+
+/* cpu_by_apic_id()'s search, answering with the CPU's number */
+unsigned plat_cpu_by_apic_id(uint32_t apic_id)
+{
+	for (unsigned i = 0; i < ncpus; i++)
+		if (cpus[i] && cpus[i]->apic_id == apic_id)
+			return i;
+	return PLAT_NO_CPU;
+}
+
+uint64_t plat_cpu_start_cycles(unsigned cpu)
+{
+	return cpu < ncpus && cpus[cpu] ? cpus[cpu]->start_latency_cycles : 0;
+}
+
+uint32_t plat_cpu_package(unsigned cpu)
+{
+	return cpu < ncpus && cpus[cpu] ? cpus[cpu]->topo.package : 0;
+}
+
+void plat_topo_read(struct cpu_topo *t)
+{
+	topo_read(t);
+}
+
+uint64_t plat_spurious_count(unsigned cpu)
+{
+	return cpu < ncpus && cpus[cpu] ? cpus[cpu]->spurious_count : 0;
 }

@@ -26,6 +26,10 @@
 #include "arch/x86/cpufeature.h"
 #include "arch/x86/cpuinfo.h"
 #include "arch/x86/tsc_read.h"
+/* The types of the ring-0 bring-up accessors below (struct smpboot_result,
+ * struct cpu_topo): a suite reaches them through this header. */
+#include "arch/x86/smpboot.h"
+#include "arch/x86/topology.h"
 /* The data types (and pure parsing helpers) of the command line and of the
  * multiboot information the accessors below return: a suite reaches them
  * through this header, never by including kernel/ headers itself. */
@@ -285,6 +289,47 @@ int plat_catch(plat_fn body, void *arg, unsigned flags, struct plat_fault *f);
  * with " cr2=0x..." for #PF: the one wording, also the runner's reason for
  * a case ended by an exception.  Returns the length like snprintf. */
 int plat_fault_describe(const struct plat_fault *f, char *buf, size_t size);
+
+/* ---- ring 0 only: the CPUs as the kernel brought them up ----
+ * Bring-up, topology and per-CPU state for the smp, apic, ipi, tsc and
+ * timer suites (kernel/platform.c).  A suite reaches them here, never
+ * through arch/x86/percpu.h, smpboot.h or topology.h. */
+
+/* The most CPUs the kernel runs (arch/x86/percpu.h MAX_CPUS: kernel/
+ * platform.c checks that they agree).  plat_ncpus() never exceeds it in
+ * either build, so it sizes a suite's static CPU lists. */
+#define PLAT_MAX_CPUS		4096
+/* plat_cpu_by_apic_id()'s "no such CPU"; plat_online() is false for it. */
+#define PLAT_NO_CPU		0xffffffffu
+
+/* Busy-wait us microseconds on the TSC: a settling time, not a wait for
+ * a condition (that is plat_spin_until). */
+void plat_delay_us(uint64_t us);
+/* The local APIC mode the kernel runs every online CPU in now. */
+enum apic_mode plat_apic_mode(void);
+/* What AP bring-up did (arch/x86/smpboot.h): the MADT's counts, the CPUs
+ * started, failed, left out, parked, and how long it took. */
+const struct smpboot_result *plat_smpboot(void);
+/* Report (as error lines) the CPUs that answered a start not meant for
+ * them or claimed a taken slot since bring-up; returns the error total. */
+unsigned plat_smpboot_check_strays(void);
+/* The CPU number bring-up gave the CPU with this APIC ID (started or
+ * tried), or PLAT_NO_CPU when none has it. */
+unsigned plat_cpu_by_apic_id(uint32_t apic_id);
+/* From CPU 0's INIT to CPU 0 seeing cpu online, on CPU 0's clock (TSC
+ * cycles); 0 where not recorded (CPU 0, an AP that did not start). */
+uint64_t plat_cpu_start_cycles(unsigned cpu);
+/* The package number cpu decoded of itself at bring-up (what
+ * plat_cpu_relation() compares). */
+uint32_t plat_cpu_package(unsigned cpu);
+/* The calling CPU's topology, decoded from CPUID now (arch/x86/
+ * topology.h: leaf 0x1F, 0xB or the leaf-1 fallback). */
+void plat_topo_read(struct cpu_topo *t);
+/* Interrupts on the spurious vector cpu has handled: counted, never EOIed
+ * (SDM vol. 3 §11.9).  Safe in an interrupt handler. */
+uint64_t plat_spurious_count(unsigned cpu);
+
+/* ---- a rendezvous at one TSC instant (kernel and hosted) ---- */
 
 /* A rendezvous that releases every participant at the same TSC instant:
  * the last to arrive sets the release time a little in the future, all

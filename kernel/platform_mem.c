@@ -118,12 +118,12 @@ static __attribute__((noinline)) bool simd_enable(unsigned need, struct simd_sav
 	}
 	if ((need & (PLAT_SIMD_AVX | PLAT_SIMD_AVX512)) && !mi.avx_state) {
 		x86_feature_source(X86_FEATURE_AVX, src, sizeof(src));
-		rl_snprintf(why, whysz, "AVX state cannot be enabled (%s with XSAVE, CPUID.0DH.0:EAX[2:1])", src);
+		rl_snprintf(why, whysz, "AVX state cannot be enabled (%s with XSAVE, and XCR0 components 2:1 supported)", src);
 		return false;
 	}
 	if ((need & PLAT_SIMD_AVX512) && !mi.avx512_state) {
 		x86_feature_source(X86_FEATURE_AVX512F, src, sizeof(src));
-		rl_snprintf(why, whysz, "AVX-512 state cannot be enabled (%s, CPUID.0DH.0:EAX[7:5])", src);
+		rl_snprintf(why, whysz, "AVX-512 state cannot be enabled (%s, and XCR0 components 7:5 supported)", src);
 		return false;
 	}
 	s->cr0 = read_cr0();

@@ -72,6 +72,15 @@ static void emitv(const char *prefix, const char *fmt, va_list ap)
 	console_write(line, n);
 }
 
+static void emitf(const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emitv(prefix, fmt, ap);
+	va_end(ap);
+}
+
 void rep_sanitize(char *dst, size_t size, const char *src)
 {
 	size_t i = 0;
@@ -86,8 +95,11 @@ void rep_sanitize(char *dst, size_t size, const char *src)
 	dst[i] = '\0';
 }
 
+static bool started;
+
 void rep_start(void)
 {
+	started = true;
 	console_write("\n", 1);
 	console_integrity_start();
 	depth = 0;
@@ -103,15 +115,27 @@ void rep_plan(unsigned n)
 	emit_line(b);
 }
 
+/* An identity value comes from hardware, firmware, the loader or the
+ * user (a CPU vendor string is whatever the hypervisor says; SMBIOS and
+ * ACPI strings are the vendor's): every one is printed through the same
+ * filter, so none can move a terminal (control characters and bytes above
+ * 0x7e become '?') or hold text a consumer could take for a protocol line
+ * ('#' becomes '?': "# integrity:", "# result:" never appear inside a
+ * value; docs/log-format.md "Identity"). */
 void rep_id(const char *key, const char *fmt, ...)
 {
-	char prefix[64];
+	char prefix[64], raw[REP_LINE_MAX], val[REP_LINE_MAX];
 	va_list ap;
 
 	rl_snprintf(prefix, sizeof(prefix), "# id.%s: ", key);
 	va_start(ap, fmt);
-	emitv(prefix, fmt, ap);
+	rl_vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	rep_sanitize(val, sizeof(val), raw);
+	for (char *c = val; *c; c++)
+		if (*c == '#')
+			*c = '?';
+	emitf(prefix, "%s", val);
 }
 
 void rep_suite_begin(const char *name, unsigned ncases)
@@ -306,6 +330,12 @@ void rep_panic_line(const char *text)
 {
 	char b[REP_LINE_MAX], why[400];
 
+	/* A panic before the log began (a fault while the console or the
+	 * multiboot information is being set up) still gives a complete log:
+	 * the start line first, so that the exit and integrity lines that
+	 * follow are a ringlab log any tool can judge. */
+	if (!started)
+		rep_start();
 	/* Close what is open, so that a TAP consumer counts the panic as a
 	 * failure of the case (and suite) it hit. */
 	rep_sanitize(why, sizeof(why), text);

@@ -195,6 +195,17 @@ uint64_t t_share_cycles(const struct test_ctx *t, const struct t_share *s, uint6
 	return end > from ? (end - from) / (s->left ? s->left : 1) : 0;
 }
 
+uint64_t t_share_case_cycles(const struct test_ctx *t, const struct t_share *s, uint64_t from)
+{
+	if (t_budgeted(t))
+		return t_share_cycles(t, s, from);
+	uint64_t soft = t_soft_end_tsc(t);
+
+	if (!soft)
+		return UINT64_MAX;
+	return soft > from ? (soft - from) / (s->left ? s->left : 1) : 0;
+}
+
 void t_share_took(struct t_share *s, uint64_t done, uint64_t planned)
 {
 	s->runs++;

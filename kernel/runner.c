@@ -186,6 +186,9 @@ void runner_select(const struct options *o, struct run_totals *tot)
 	tot->selection_errors += order_errors;
 	if (o->tests[0]) {
 		apply_list(o->tests, "tests=", true, tot);
+	} else if (o->tests_given) {
+		/* every name was refused (its error is counted): run nothing,
+		 * never everything (docs/robustness.md) */
 	} else {
 		for (unsigned i = 0; i < ncases; i++)
 			cases[i].selected = !(cases[i].tc->flags & T_EXPLICIT);
@@ -368,6 +371,14 @@ void runner_run(const struct options *o, uint64_t seed, struct run_totals *tot)
 	 * (a '# error:' comment is invisible to them, and '1..0' reads as
 	 * "skip all"): the reserved suite `config` comes first, with one
 	 * case (docs/log-format.md, "Configuration errors"). */
+	/* A run that would execute no case is never a pass: say why and
+	 * count it as a configuration error (unless one already explains it). */
+	if (!plan && !o->nerrors && !o->nerrors_dropped && !tot->selection_errors) {
+		rep_error("cmdline", "no case selected: %s%s%s%s names no case that runs (explicit cases run only when named as suite.case)",
+			  o->tests[0] ? "tests=" : "", o->tests, o->tests[0] && o->skip[0] ? " with skip=" : o->skip[0] ? "skip=" : "",
+			  o->skip);
+		tot->selection_errors++;
+	}
 	unsigned cfg = o->nerrors + o->nerrors_dropped + tot->selection_errors;
 
 	rep_plan(plan + (cfg ? 1 : 0));

@@ -28,28 +28,13 @@
  * The seam: a suite that needs no ring 0 talks only to this header,
  * kernel/platform.h and lib/, and is marked SUITE_HOSTED instead of SUITE;
  * it then also builds, unchanged, into the hosted (Linux user-space)
- * runner.  `make test` (check-build) fails when a SUITE_HOSTED file
- * includes anything else.  What the seam offers:
- *
- *	CPUs	 plat_ncpus, plat_online, plat_online_cpus, plat_other_cpus,
- *		 plat_cpu_relation / plat_cpus_with_relation (REL_*)
- *	calls	 plat_call, plat_call_many, plat_call_online (every online CPU)
- *	time	 plat_tsc_hz, plat_{ns,us,ms}_to_cycles, plat_cycles_to_ns,
- *		 the TSC readers rdtsc(), lfence_rdtsc(), ... (TSC_READERS)
- *	waits	 plat_spin_until(cond, timeout_us), tsc_barrier_*
- *	CPU	 plat_cpu_info(), plat_cpu_has(X86_FEATURE_*), t_require(),
- *		 plat_under_emulator()
- *	memory	 t_alloc() (never NULL: no memory fails and ends the case),
- *		 t_alloc_big() (unzeroed, one block)
- *	measure	 t_u2u() (U/2U overhead removal), t_overhead_*() (bracket
- *		 overhead), t_check_usable() (enough trials kept),
- *		 t_metric_dist/value
- *	cleanup	 t_defer(), t_defer_run()
- *	budget	 t_iters(), t_quick_spent(), t_quick_budget_cycles(),
- *		 t_soft_end_tsc(), t_budget_note(), t_share_*() (measurements
- *		 sharing the budget), t_budget_restart() (ring 0)
- *	run	 plat_options(), plat_version(), plat_ram_bytes(), plat_acpi(),
- *		 plat_boot_info() (NULL hosted), plat_catch() (ring 0)
+ * runner.  What the seam offers is declared in this header and
+ * kernel/platform.h, in sections headed "---- <title> ----"; the list of
+ * its names is derived from the two (tools/gen-seam writes docs/seam.md,
+ * and `make test` checks every suite against it: tests/host/check-seam.sh).
+ * Run policy (how much a case does in quick, full and iters= runs, under
+ * an emulator, at many CPUs) is the runner's: a suite asks t_pick(),
+ * t_budgeted(), t_guest_cap_ms() and the others of "run policy" below.
  *
  * docs/suites.md says which suites are hosted and why the others are not. */
 #ifndef RINGLAB_KERNEL_TEST_H
@@ -122,11 +107,15 @@ struct test_ctx {
 	unsigned ndefer;
 };
 
+/* The suite record is global (suite_<id>), so that a suite split over
+ * files can put each TEST in its job's file: its header says
+ * SUITE_EXTERN(id). */
 #define SUITE_DEFINE(id, order_, summary_, hosted_) \
-	static const struct suite suite_##id = { #id, order_, summary_, hosted_ }; \
+	const struct suite suite_##id = { #id, order_, summary_, hosted_ }; \
 	static const struct suite *const suite_ptr_##id \
 		__attribute__((section("ringlab_suites"), used)) = &suite_##id
 
+#define SUITE_EXTERN(id) extern const struct suite suite_##id
 #define SUITE(id, order_, summary_) SUITE_DEFINE(id, order_, summary_, false)
 #define SUITE_HOSTED(id, order_, summary_) SUITE_DEFINE(id, order_, summary_, true)
 
@@ -251,6 +240,16 @@ size_t t_u2u(t_timed_fn run, void *arg, unsigned u, size_t trials, uint64_t *out
 size_t t_u2u_budget(struct test_ctx *t, t_timed_fn run, void *arg, unsigned u, size_t trials,
 		    size_t min_trials, uint64_t *out, size_t *dropped, size_t *ran);
 
+/* t_u2u() for one of several measurements sharing the quick budget (a
+ * struct t_share, below): at least min_trials, then chunks of min_trials
+ * (at most T_U2U_CHUNK) while this measurement's equal share of what is
+ * left (taken when it starts) lasts; outside quick's budget every trial.  It counts itself
+ * out of the share (t_share_skip); the caller tallies what ran with
+ * t_share_took() once it is done with the measurement. */
+struct t_share;
+size_t t_u2u_share(struct test_ctx *t, struct t_share *s, t_timed_fn run, void *arg, unsigned u,
+		   size_t trials, size_t min_trials, uint64_t *out, size_t *dropped, size_t *ran);
+
 /* fn(t, arg) runs on CPU 0 when the case ends, however it ends (return,
  * t_abort, a fault, a watchdog stop, an NMI abort), last registered first,
  * before the runner's own cleanup (APIC mode, vectors, counters, memory).
@@ -346,8 +345,8 @@ uint64_t t_allcpu_share(const struct test_ctx *t, uint64_t work, unsigned ncpus,
 /* Whether the case has failed so far (t_fail, a failed t_check). */
 bool t_failed(const struct test_ctx *t);
 
-/* The one way a caught ending becomes the case's verdict (KUnit's model:
- * the runner owns it).  rc and f are plat_catch()'s (kernel/platform.h):
+/* Ring 0 only (kernel/case_run.c).  The one way a caught ending becomes
+ * the case's verdict (KUnit's model: the runner owns it).  rc and f are plat_catch()'s (kernel/platform.h):
  * PLAT_OK: nothing; PLAT_TIMEOUT: the case ends TIMEOUT, "budget of N ms
  * exceeded at rip=0x...; <restored>"; PLAT_FAULT: it fails with
  * plat_fault_describe()'s wording, "; <restored>"; anything else: it fails
@@ -391,6 +390,12 @@ void t_share_skip(struct t_share *s);
 /* The next measurement's share in TSC cycles from `from`: 0 when the
  * budget is spent, and outside quick on its time budget. */
 uint64_t t_share_cycles(const struct test_ctx *t, const struct t_share *s, uint64_t from);
+/* The same share in every profile: in quick on its budget t_share_cycles();
+ * otherwise an equal part of what is left of the case's own budget (its
+ * soft end, t_soft_end_tsc()), UINT64_MAX when it has none.  For
+ * measurements that must fit the case's budget in full runs too (a slow
+ * host then gets fewer rounds, not a TIMEOUT). */
+uint64_t t_share_case_cycles(const struct test_ctx *t, const struct t_share *s, uint64_t from);
 void t_share_took(struct t_share *s, uint64_t done, uint64_t planned);
 void t_share_note(struct test_ctx *t, const struct t_share *s, const char *unit, const char *how_n);
 

@@ -8,11 +8,8 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/traps.h"
-#include "arch/x86/tsc.h"
-#include "arch/x86/tsc_read.h"
 #include "arch/x86/trapnr.h"
 #include "arch/x86/vectors.h"
-#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 #include "lib/string.h"
 
@@ -64,7 +61,7 @@ static void read_mode(void *p)
 
 TEST(apic, mode)
 {
-	static unsigned list[MAX_CPUS];
+	static unsigned list[PLAT_MAX_CPUS];
 	unsigned n = 0;
 
 	modes = t_alloc(t, plat_ncpus() * sizeof(*modes));
@@ -75,9 +72,9 @@ TEST(apic, mode)
 		t_fail(t, "reading APIC state on every CPU: %s", plat_strerror(rc));
 		return;
 	}
-	bool want_x2 = apic_mode == APIC_MODE_X2APIC;
+	bool want_x2 = plat_apic_mode() == APIC_MODE_X2APIC;
 
-	t_diag(t, "mode %s (boot mode %s%s); CPUID x2APIC %s", apic_mode_name(apic_mode),
+	t_diag(t, "mode %s (boot mode %s%s); CPUID x2APIC %s", apic_mode_name(plat_apic_mode()),
 	       apic_mode_name(apic_boot_mode), apic_mode_forced ? ", forced or fallback" : "",
 	       plat_cpu_has(X86_FEATURE_X2APIC) ? "yes" : "no");
 	if (!apic_mode_forced && plat_cpu_has(X86_FEATURE_X2APIC))
@@ -96,7 +93,7 @@ TEST(apic, mode)
 		t_check(t, en, "cpu %u: APIC globally disabled (IA32_APIC_BASE=0x%llx)", i,
 			(unsigned long long)m->base);
 		t_check(t, x2 == want_x2, "cpu %u: EXTD=%d but the kernel runs %s", i, x2,
-			apic_mode_name(apic_mode));
+			apic_mode_name(plat_apic_mode()));
 		t_check(t, (m->base & MSR_IA32_APICBASE_BSP) == (i == 0 ? MSR_IA32_APICBASE_BSP : 0),
 			"cpu %u: BSP flag %s", i, (m->base & MSR_IA32_APICBASE_BSP) ? "set" : "clear");
 		/* Integrated APICs report version 0x1X (SDM vol. 3 §11.4.8). */
@@ -114,7 +111,8 @@ TEST(apic, mode)
 }
 
 /* quick: a way's rounds stop at its share of the sample budget (each way
- * an equal share) once SELF_IPI_MIN_QUICK ran: under a hypervisor that
+ * an equal share of what is left, t_share_cycles()) once SELF_IPI_MIN_QUICK
+ * ran: under a hypervisor that
  * emulates the APIC a self-IPI and its wait take most of a millisecond,
  * so the quick default's 1000 rounds a way would cost seconds there.  The
  * minimum still sends, delivers and counts several in a row, which is what
@@ -125,18 +123,21 @@ TEST(apic, self_ipi)
 {
 	unsigned vec;
 	uint64_t want = t_iters(t, 10000, 1000);
-	int ways = apic_mode == APIC_MODE_X2APIC ? 2 : 1;
+	int ways = plat_apic_mode() == APIC_MODE_X2APIC ? 2 : 1;
+	struct t_share sh;
 
 	if (!setup_counters(t, &vec))
 		return;
+	t_share_begin(&sh, (unsigned)ways);
 	/* ICR with the self shorthand, and in x2APIC mode also the SELF_IPI
 	 * register (SDM vol. 3 §11.12.11). */
 	for (int way = 0; way < ways; way++) {
 		const char *what = way ? "SELF_IPI MSR" : "ICR self shorthand";
-		uint64_t share_end = t->quick_end_tsc ?
-			t->start_tsc + t_quick_budget_cycles(t) / (uint64_t)ways * (uint64_t)(way + 1) : 0;
+		uint64_t now = lfence_rdtsc();
+		uint64_t share_end = t_budgeted(t) ? now + t_share_cycles(t, &sh, now) : 0;
 		uint64_t rounds = 0, lost = 0;
 
+		t_share_skip(&sh);
 		hits[0].n = 0;
 		for (uint64_t r = 1; r <= want; r++) {
 			if (share_end && r > SELF_IPI_MIN_QUICK && lfence_rdtsc() >= share_end)
@@ -151,7 +152,7 @@ TEST(apic, self_ipi)
 			}
 			rounds = r;
 		}
-		tsc_delay_us(1000);
+		plat_delay_us(1000);
 		uint64_t got = hits[0].n;
 
 		t_budget_note(t, what, rounds, want);
@@ -194,7 +195,7 @@ TEST(apic, fixed_all)
 			}
 		rounds = r;
 	}
-	tsc_delay_us(2000);	/* late duplicates would show up now */
+	plat_delay_us(2000);	/* late duplicates would show up now */
 	unsigned wrong = 0;
 
 	for (unsigned i = 1; i < n; i++)
@@ -233,7 +234,7 @@ TEST(apic, allbut_self)
 			}
 		rounds = r;
 	}
-	tsc_delay_us(2000);
+	plat_delay_us(2000);
 	unsigned wrong = 0;
 
 	for (unsigned i = 1; i < n; i++)
@@ -271,7 +272,7 @@ static void read_esr(void *p)
 
 TEST(apic, esr)
 {
-	static unsigned list[MAX_CPUS];
+	static unsigned list[PLAT_MAX_CPUS];
 	unsigned n = 0;
 
 	esr_vals = t_alloc(t, plat_ncpus() * sizeof(uint32_t));
@@ -296,7 +297,7 @@ TEST(apic, esr)
 	}
 	(void)apic_read_esr();
 	apic_send(0, APIC_DEST_SELF | APIC_DM_FIXED | ILLEGAL_FIXED_VECTOR);
-	tsc_delay_us(1000);
+	plat_delay_us(1000);
 	uint32_t esr = apic_read_esr();
 	bool seen = (esr & APIC_ESR_SEND_ILLEGAL_VECTOR) || apic_error_irqs != before ||
 		    (apic_last_esr & APIC_ESR_SEND_ILLEGAL_VECTOR);
@@ -333,7 +334,7 @@ static void spurious_probe_irq(struct regs *r)
 	unsigned reg = APIC_ISR + (v / 32) * 0x10;
 	uint32_t bit = 1u << (v % 32);
 	struct regs fake = *r;
-	uint64_t before = this_cpu()->spurious_count;
+	uint64_t before = plat_spurious_count(plat_this_cpu());
 
 	sp_isr_before = apic_read(reg) & bit;
 	if (sp_do_eoi) {
@@ -342,7 +343,7 @@ static void spurious_probe_irq(struct regs *r)
 		fake.vector = VEC_SPURIOUS;
 		isr_dispatch(&fake);
 	}
-	sp_counted = this_cpu()->spurious_count - before;
+	sp_counted = plat_spurious_count(plat_this_cpu()) - before;
 	sp_isr_after = apic_read(reg) & bit;
 	sp_ran = 1;
 }
@@ -373,7 +374,7 @@ TEST(apic, spurious)
 		if (plat_under_emulator()) {
 			t_check(t, sp_counted == 1, "the spurious path counted %llu interrupts for one",
 				(unsigned long long)sp_counted);
-			if (t->result != RES_FAIL)
+			if (!t_failed(t))
 				t_skip(t, "this hypervisor's or emulator's APIC (env=%s) does not show the in-service vector in the ISR, so the no-EOI rule cannot be checked",
 				       plat_env());
 		} else {

@@ -19,8 +19,8 @@
  * taken until the cell has run for a time target (0.25 ms quick, 3 ms
  * quick with iters=, 40 ms full) and at least 3 samples, as memtest86+
  * sizes its bandwidth loops by time.  A size whose cells would end the
- * case more than 25 s after it started (hosted: 120 s; ring 0 under an
- * emulator or hypervisor, plat_under_emulator(): 5 s; quick: 30 s),
+ * case more than 25 s after it started (hosted: 120 s; quick: 30 s; a full
+ * run of ring 0 under an emulator or hypervisor: t_guest_cap_ms()),
  * projected from the bandwidth measured at the size below, is left out
  * (an emulator clears at a few MB/s; the largest free region of a big
  * machine takes minutes).  After the last sample every CPU reads its
@@ -34,7 +34,7 @@
  * (quick_all_cpu_cell), one cross-CPU call with one sample where that fills
  * the time target (each CPU then reads back as its clear ends:
  * readback_start=own-clear-end); REP STOSQ and MOV not per page; the setup
- * said once per run; "budget:" lines.
+ * said once per run; "budget:" lines; under an emulator allcpu_bound().
  *
  * Metrics clear.{bandwidth,page_bandwidth,batch_bandwidth}.<method>.<size>.
  * <N>cpu in MB/s (10^6 bytes/s, PMU counts or pmu=none on MOVNTI and REP
@@ -60,16 +60,13 @@ SUITE_HOSTED(clear, 100, "memory clearing bandwidth by method, size, shape and C
 #define MIN_SAMPLES_QUICK	1	/* one honest sample (quick without iters=) */
 #define MAX_SAMPLES	400
 #define BARRIER_MARGIN_NS 20000
-/* A size whose cells would end the case later than this after its start
- * (projected from the size below) is left out, with a note. */
+/* A size projected to end the case later than this after its start: left out */
 #define SIZE_CAP_QUICK_MS	30000	/* only an emulator gets near it */
-#define SIZE_CAP_GUEST_MS	5000	/* full runs of ring 0 under an emulator or hypervisor */
-#define SIZE_CAP_FULL_MS	25000
+#define SIZE_CAP_FULL_MS	25000	/* ring 0 under an emulator: t_guest_cap_ms() */
 #define SIZE_CAP_HOSTED_MS	120000	/* hosted full runs are started by hand */
-/* Where the boot probes found ring 0 emulated (plat_ring0_emulated())
- * only the general-purpose-register methods run, and the log says why: the
- * probes took AVX, AVX-512 and CLZERO away there already, but not SSE2,
- * which MOVNTI needs while MOVNTDQ's PXOR ends the guest. */
+/* Where the boot probes found ring 0 emulated (plat_ring0_emulated()) only
+ * the general-purpose-register methods run, and the log says why: the probes
+ * took AVX, AVX-512 and CLZERO away, not SSE2: MOVNTI needs it, MOVNTDQ's PXOR ends the guest. */
 
 enum need { NEED_NONE, NEED_SSE2, NEED_AVX, NEED_AVX512, NEED_CLZERO };
 
@@ -109,41 +106,35 @@ static bool method_in_shape(const struct method *m, enum shape sh)
 	return sh != SH_BATCH || m->nofence || m == &methods[METHOD_REP_STOSB];
 }
 
-/* Why a method's feature is missing: the boot probe's or simulate='s reason
- * where one overruled CPUID (t_absent_why), else "CPU lacks AVX or its state
- * (<source>, XCR0[2:1])": the feature table's source (x86_feature_source),
- * the XCR0 bits of the state (SDM vol. 1 §13.3).  A buffer per need. */
-static const char *lacks(enum need n, struct x86_cpu_feature f, const char *what,
-			 const char *state)
-{
-	static char fallback[NEED_CLZERO + 1][160];
-	char src[40];
+/* Per need: the CPUID feature, its name, and the XCR0 bits of its state
+ * where the OS must enable one (SDM vol. 1 §13.3). */
+static const struct { struct x86_cpu_feature f; const char *what, *state; } needs[] = {
+	[NEED_SSE2] = { X86_FEATURE_SSE2, "SSE2", NULL },
+	[NEED_AVX] = { X86_FEATURE_AVX, "AVX", "XCR0[2:1]" },
+	[NEED_AVX512] = { X86_FEATURE_AVX512F, "AVX-512F", "XCR0[7:5]" },
+	[NEED_CLZERO] = { X86_FEATURE_CLZERO, "CLZERO", NULL },
+};
 
-	x86_feature_source(f, src, sizeof(src));
-	rl_snprintf(fallback[n], sizeof(fallback[n]), "CPU lacks %s%s (%s%s%s)", what,
-		    state ? " or its state" : "", src, state ? ", " : "", state ? state : "");
-	return t_absent_why(f, what, fallback[n]);
-}
-
+/* Whether a method can run; why not: the boot probe's or simulate='s
+ * reason where one overruled CPUID (t_absent_why), else "CPU lacks AVX or
+ * its state (<source>, XCR0[2:1])" with the feature table's source
+ * (x86_feature_source).  A buffer per need. */
 static bool method_available(const struct plat_mem_info *mi, const struct method *m,
 			     const char **why)
 {
-	switch (m->need) {
-	case NEED_SSE2:
-		*why = lacks(NEED_SSE2, X86_FEATURE_SSE2, "SSE2", NULL);
-		return plat_cpu_has(X86_FEATURE_SSE2);
-	case NEED_AVX:
-		*why = lacks(NEED_AVX, X86_FEATURE_AVX, "AVX", "XCR0[2:1]");
-		return mi->avx_state;
-	case NEED_AVX512:
-		*why = lacks(NEED_AVX512, X86_FEATURE_AVX512F, "AVX-512F", "XCR0[7:5]");
-		return mi->avx512_state;
-	case NEED_CLZERO:
-		*why = lacks(NEED_CLZERO, X86_FEATURE_CLZERO, "CLZERO", NULL);
-		return plat_cpu_has(X86_FEATURE_CLZERO);
-	default:
+	static char fallback[NEED_CLZERO + 1][160];
+	enum need n = m->need;
+	char src[40];
+
+	if (n == NEED_NONE)
 		return true;
-	}
+	x86_feature_source(needs[n].f, src, sizeof(src));
+	rl_snprintf(fallback[n], sizeof(fallback[n]), "CPU lacks %s%s (%s%s%s)", needs[n].what,
+		    needs[n].state ? " or its state" : "", src, needs[n].state ? ", " : "",
+		    needs[n].state ? needs[n].state : "");
+	*why = t_absent_why(needs[n].f, needs[n].what, fallback[n]);
+	return n == NEED_AVX ? mi->avx_state : n == NEED_AVX512 ? mi->avx512_state :
+	       plat_cpu_has(needs[n].f);
 }
 
 /* ---- one cell: a method, a size, a shape, a CPU set ---- */
@@ -151,14 +142,12 @@ static bool method_available(const struct plat_mem_info *mi, const struct method
 enum phase { PH_PREP = 1, PH_CLEAR = 2, PH_CHECK = 4, PH_FUSED = 7 };
 
 struct cpu_slot {
-	uint64_t start, end;		/* the timed clear */
-	uint64_t rb_start, rb_end;	/* the timed read-back (the check) */
+	uint64_t start, end, rb_start, rb_end;	/* the timed clear and read-back (check) */
 	unsigned reps_done;		/* repetitions the clear ran */
 	uint64_t orv;			/* OR of the region after the check */
-	bool guard_bad;			/* a guard byte was damaged */
-	int64_t guard_off;		/* the first, from the region start */
-	bool late, rb_late;		/* missed the clear's, the check's barrier */
-	int rc;				/* plat_simd_call result */
+	int64_t guard_off;		/* the first damaged guard byte, from the region */
+	bool guard_bad, late, rb_late;	/* damaged; missed the clear's, the check's barrier */
+	int rc;				/* plat_simd_call result, why not PLAT_OK */
 	char why[120];
 	struct cell *cell;
 	unsigned idx;
@@ -167,12 +156,12 @@ struct cpu_slot {
 struct cell {
 	const struct method *m;
 	enum shape shape;
-	unsigned n;
+	unsigned n;			/* CPUs: cpus[], their slots cs[] */
 	const unsigned *cpus;
 	uint8_t *base;
-	uint64_t slot, bytes;
-	unsigned reps;
-	uint64_t rep_cap;	/* quick: a sample's reps stop after it (cycles) */
+	uint64_t slot, bytes, rep_cap;	/* rep_cap, quick: a sample's reps stop after it (cycles) */
+	uint64_t size_bytes;	/* allcpu_bound(): the size's bytes and reps per CPU (0: none) */
+	unsigned reps, size_reps;
 	enum phase phase;
 	struct tsc_barrier bar, rb_bar;	/* the clear's and the check's */
 	struct cpu_slot *cs;
@@ -183,18 +172,15 @@ static uint8_t *region_of(const struct cell *c, unsigned idx)
 	return c->base + (uint64_t)idx * c->slot + GUARD;
 }
 
-/* The poison and guard fills with 8-byte stores: untimed, and an emulator
- * does them ~15x faster than the REP STOSB of memset (QEMU TCG: ~6 GB/s
- * vs ~450 MB/s), which made the fill most of a quick clear suite. */
+/* The poison and guard fills (whole pages) with 8-byte stores: untimed,
+ * and an emulator does them ~15x faster than the REP STOSB of memset (QEMU
+ * TCG: ~6 GB/s vs ~450 MB/s), which made the fill most of a quick clear suite. */
 static void fill(uint8_t *r, uint64_t bytes, uint8_t byte)
 {
 	uint64_t *q = (uint64_t *)r, v = 0x0101010101010101ull * byte;
-	uint64_t i, n = bytes / 8;
 
-	for (i = 0; i < n; i++)
+	for (uint64_t i = 0; i < bytes / 8; i++)
 		__atomic_store_n(&q[i], v, __ATOMIC_RELAXED);
-	for (i = n * 8; i < bytes; i++)
-		r[i] = byte;
 }
 
 /* Offset of the first byte of g[0..n) that is not GUARD_BYTE, or -1, a word at a
@@ -213,23 +199,20 @@ static void do_clear(struct cpu_slot *s, struct cell *c, uint8_t *r, uint64_t ti
 {
 	unsigned k;
 
-	s->late = !tsc_barrier_wait(&c->bar, timeout);
+	s->late = !c->size_bytes && !tsc_barrier_wait(&c->bar, timeout);	/* allcpu_bound() */
 	s->start = lfence_rdtsc();
 	for (k = 0; k < c->reps; k++) {
 		/* after 1, 2, 4, ... reps; plain RDTSC: no LFENCE stalls the
 		 * clear it times, and a cap needs no ordering */
 		if (c->rep_cap && k && !(k & (k - 1)) && rdtsc() - s->start >= c->rep_cap)
 			break;
-		if (c->shape == SH_PERPAGE)
-			for (uint64_t off = 0; off < c->bytes; off += PAGE)
-				c->m->fn(r + off, PAGE);
-		else if (c->shape == SH_BATCH && c->m->nofence)
+		if (c->shape == SH_BATCH && c->m->nofence)
 			for (uint64_t off = 0; off < c->bytes; off += PAGE) {
 				c->m->nofence(r + off, PAGE);
 				if ((off + PAGE) % BATCH_BYTES == 0 || off + PAGE == c->bytes)
 					mem_sfence();
 			}
-		else if (c->shape == SH_BATCH)	/* REP STOSB: nothing to fence */
+		else if (c->shape != SH_WHOLE)	/* per page (a REP STOSB batch: no fence) */
 			for (uint64_t off = 0; off < c->bytes; off += PAGE)
 				c->m->fn(r + off, PAGE);
 		else
@@ -257,7 +240,8 @@ static void slot_body(void *arg)
 		return;
 	/* one call (quick): each CPU reads back as its clear ends, without a
 	 * second rendezvous (under TCG each costs ~10 ms of host time slices) */
-	s->rb_late = c->phase != PH_FUSED && !tsc_barrier_wait(&c->rb_bar, timeout);
+	s->rb_late = c->phase != PH_FUSED && !c->size_bytes &&
+		     !tsc_barrier_wait(&c->rb_bar, timeout);
 	s->rb_start = lfence_rdtsc();
 	s->orv = mem_or_reduce(r, c->bytes);
 	s->rb_end = lfence_rdtsc();
@@ -328,17 +312,15 @@ static uint64_t span(const struct cell *c, bool rb, bool *late)
 static uint64_t med[NSHAPES][2][NMETHODS][CLEAR_MAX_SIZES];
 static uint64_t rback[NSHAPES][2][NMETHODS][CLEAR_MAX_SIZES];
 static char size_names[CLEAR_MAX_SIZES][CLEAR_LABEL_MAX];
-static unsigned nsizes_seen[NSHAPES];
+static unsigned nsizes_seen[NSHAPES], ncpu_seen;
 static bool shape_done[NSHAPES];
-static unsigned ncpu_seen;
 static int controls_fired = -1;	/* clear.controls: -1 not run, 1 both fired, 0 not */
 
 struct run {
 	struct test_ctx *t;
 	struct plat_mem_info mi;
-	uint64_t *samples;
-	uint64_t target_cycles;
-	bool emulated;		/* plat_ring0_emulated() */
+	uint64_t *samples, target_cycles;
+	bool emulated, bound_said;	/* plat_ring0_emulated(); allcpu_bound()'s line said */
 	bool avail[NMETHODS];	/* method_available(), asked once per case */
 	uint64_t cells, nsamp, missing, cut_cells, reps_cut;	/* quick: what the budget cut */
 };
@@ -390,9 +372,10 @@ static bool measure(struct run *ru, struct cell *c, const char *size_name, uint6
 	unsigned late = 0;
 
 	/* quick: an all-CPU cell's first call fills and takes a sample, and
-	 * where the 1-CPU rate says that one is all the time target allows,
-	 * reads back too: one cross-CPU rendezvous call, not three */
-	bool fused = t->quick_end_tsc && c->n > 1, last = fused && (!one1 ||
+	 * where the 1-CPU rate says that one is all the time target allows
+	 * (or allcpu_bound() held it), reads back too: one cross-CPU call,
+	 * not three */
+	bool fused = t_budgeted(t) && c->n > 1, last = fused && (c->size_bytes || !one1 ||
 		c->bytes * c->reps * plat_tsc_hz() / (one1 * 1000000) >= ru->target_cycles);
 	unsigned planned = c->reps, min_reps;
 
@@ -421,16 +404,13 @@ static bool measure(struct run *ru, struct cell *c, const char *size_name, uint6
 			break;
 		/* quick: one honest sample, then the time target or the
 		 * case's quick budget */
-		if (k >= (t->quick_end_tsc ? MIN_SAMPLES_QUICK : MIN_SAMPLES) &&
+		if (k >= (t_budgeted(t) ? MIN_SAMPLES_QUICK : MIN_SAMPLES) &&
 		    (lfence_rdtsc() - t0 >= ru->target_cycles || t_quick_spent(t)))
 			break;
 	}
-	ru->cells++;
-	ru->nsamp += k;
-	ru->missing += k < MIN_SAMPLES ? MIN_SAMPLES - k : 0;
-	ru->cut_cells += k < MIN_SAMPLES;
-	ru->reps_cut += c->reps < planned;
-	char pmu[300] = "";
+	ru->cells++, ru->nsamp += k, ru->reps_cut += c->reps < planned;
+	ru->missing += k < MIN_SAMPLES ? MIN_SAMPLES - k : 0, ru->cut_cells += k < MIN_SAMPLES;
+	char pmu[300] = "", bound[80] = "";
 
 	if (c->m == &methods[METHOD_MOVNTI] || c->m == &methods[METHOD_REP_STOSB]) {
 		pmu[0] = ' ';
@@ -459,11 +439,14 @@ static bool measure(struct run *ru, struct cell *c, const char *size_name, uint6
 			       ctx, c->cpus[i], (long long)s->guard_off, r[s->guard_off], GUARD_BYTE);
 	}
 	rl_snprintf(what, sizeof(what), "%s.%s.%ucpu", c->m->name, size_name, c->n);
+	if (c->size_bytes)	/* bytes= and reps= are each CPU's share */
+		rl_snprintf(bound, sizeof(bound), " allcpu_bound=%ucpus-worth size_bytes=%llu size_reps=%u start=on-arrival",
+			    T_QUICK_ALLCPU_CPUS, (unsigned long long)c->size_bytes, c->size_reps);
 	t_metric_dist(t, what, ru->samples, k, "MB/s",
-		      "method=%s shape=%s bytes=%llu cpus=%u reps=%u readback=%llu readback_unit=MB/s%s late=%u%s%s%s%s",
+		      "method=%s shape=%s bytes=%llu cpus=%u reps=%u%s readback=%llu readback_unit=MB/s%s late=%u%s%s%s%s",
 		      c->m->name, shape_name[c->shape], (unsigned long long)c->bytes, c->n, c->reps,
-		      (unsigned long long)rb, last ? " readback_start=own-clear-end" : "", late,
-		      c->shape == SH_BATCH && c->m->nofence ? " sfence=per-2MiB-batch" :
+		      bound, (unsigned long long)rb, last ? " readback_start=own-clear-end" : "",
+		      late, c->shape == SH_BATCH && c->m->nofence ? " sfence=per-2MiB-batch" :
 		      c->shape == SH_PERPAGE && c->m->nt ? " sfence=per-4KiB-page" : "",
 		      k < MIN_SAMPLES ? " truncated=budget" : "",
 		      c->reps < planned ? " reps_truncated=budget" : "", pmu);
@@ -482,9 +465,8 @@ static bool measure(struct run *ru, struct cell *c, const char *size_name, uint6
 #define PROJECT_SPREAD	64
 
 static uint64_t projected_ms(const bool *have, enum shape sh,
-			     uint64_t m[2][NMETHODS][CLEAR_MAX_SIZES],
-			     unsigned prev, uint64_t next_bytes, unsigned ncpu, uint64_t avail,
-			     bool quick_pair)
+			     uint64_t m[2][NMETHODS][CLEAR_MAX_SIZES], unsigned prev,
+			     uint64_t next_bytes, unsigned ncpu, uint64_t avail, bool quick_pair)
 {
 	uint64_t ms = 0, fastest = 0;
 
@@ -500,8 +482,7 @@ static uint64_t projected_ms(const bool *have, enum shape sh,
 			uint64_t bytes = next_bytes * (all ? ncpu : 1) *
 					 ((quick_pair ? MIN_SAMPLES_QUICK : MIN_SAMPLES) * reps + 2);
 
-			if (!have[i] || (all && ncpu == 1) ||
-			    !method_in_shape(&methods[i], sh))
+			if (!have[i] || (all && ncpu == 1) || !method_in_shape(&methods[i], sh))
 				continue;
 			/* quick_pair: no all-CPU cell below the largest size
 			 * (quick_all_cpu_cell): projected at the method's
@@ -510,9 +491,7 @@ static uint64_t projected_ms(const bool *have, enum shape sh,
 				bw = m[0][i][prev] ? m[0][i][prev] : m[0][METHOD_REP_STOSB][prev];
 			if (quick_pair && bw < fastest / PROJECT_SPREAD)
 				bw = fastest / PROJECT_SPREAD;
-			if (!bw)
-				bw = 1;
-			ms += bytes / (bw * 1000);
+			ms += bytes / ((bw ? bw : 1) * 1000);
 		}
 	return ms;
 }
@@ -536,9 +515,34 @@ static bool quick_all_cpu_cell(enum shape sh, unsigned m, unsigned si, unsigned 
 	}
 }
 
-static const char *const quick_all_cpu_what[NSHAPES] = {
-	"movnti, vmovntdq_zmm and clzero", "vmovntdq_ymm", "rep_stosb and movnti",
-};
+static const char *const quick_all_cpu_what[NSHAPES] = { "movnti, vmovntdq_zmm and clzero",
+							 "vmovntdq_ymm", "rep_stosb and movnti" };
+
+/* Quick in ring 0 under an emulator, whose few host threads run every vCPU:
+ * an all-CPU cell cost the sum of every CPU's work and, far more, of every
+ * CPU spinning in the TSC rendezvous while CPU 0 still posted the call
+ * (seconds a call at 288 CPUs).  There it clears T_QUICK_ALLCPU_CPUS CPUs'
+ * worth in all (t_allcpu_share()), each CPU its share (fewer reps, else
+ * pages; regions packed, few fresh pages touched) from when the call
+ * reaches it, in one call on quick's budget (measure()). */
+static void allcpu_bound(struct run *ru, struct cell *c, const char *size_name)
+{
+	if (!t_allcpu_bounded(ru->t, c->n))
+		return;
+	uint64_t w = t_allcpu_share(ru->t, c->bytes * c->reps, c->n, PAGE);
+
+	c->size_bytes = c->bytes, c->size_reps = c->reps;
+	if (w >= c->bytes)
+		c->reps = (unsigned)(w / c->bytes);
+	else
+		c->bytes = w / PAGE * PAGE, c->reps = 1;
+	c->slot = (c->bytes + 2 * GUARD + PAGE - 1) / PAGE * PAGE;	/* within the allocation */
+	if (!ru->bound_said)
+		t_diag(ru->t, "budget: all-CPU cells (%u CPUs) clear %u CPUs' worth in all, each CPU its share (at %s %llu bytes x %u, not %llu x %u) from when the call reaches it, no TSC rendezvous (allcpu_bound= and start= in the metrics): quick in ring 0 under an emulator, whose host threads run every vCPU",
+		       c->n, T_QUICK_ALLCPU_CPUS, size_name, (unsigned long long)c->bytes, c->reps,
+		       (unsigned long long)c->size_bytes, c->size_reps);
+	ru->bound_said = true;
+}
 
 /* Quick without iters=: the case that printed the setup (LLC, methods
  * left out, sizes); later cases point at it (where an emulator interprets
@@ -552,7 +556,7 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 	unsigned cpus[plat_ncpus()], ncpu = 1;
 	const char *why;
 	char how[160];
-	bool say = !t->quick_end_tsc || !setup_said_in[0];
+	bool say = !t_budgeted(t) || !setup_said_in[0];
 
 	plat_mem_info(&ru.mi);
 	ru.emulated = plat_ring0_emulated();
@@ -562,14 +566,13 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 	cpus[0] = 0;
 	ncpu += plat_other_cpus(cpus + 1, plat_ncpus() - 1);
 	ncpu_seen = ncpu;
-	unsigned nsz = clear_sizes(ru.mi.llc_bytes, t->quick, plat_ring0(), sizes, CLEAR_MAX_SIZES);
+	unsigned nsz = clear_sizes(ru.mi.llc_bytes, t_quick(t), plat_ring0(), sizes, CLEAR_MAX_SIZES);
 
 	ru.samples = t_alloc(t, MAX_SAMPLES * sizeof(uint64_t));
 	struct cpu_slot *cs = t_alloc(t, ncpu * sizeof(struct cpu_slot));
 
 	/* quick without iters= (a time budget): 0.25 ms a cell */
-	ru.target_cycles = plat_ns_to_cycles(t->quick_end_tsc ? 250000ull :
-					     t->quick ? 3000000ull : 40000000ull);
+	ru.target_cycles = plat_ns_to_cycles(t_pick(t, 40000000, 3000000, 250000));
 	uint64_t case_start = lfence_rdtsc();
 	if (say)
 		t_diag(t, "LLC %llu KiB (L%u, %s); ERMS %s; %u CPU(s); sizes per CPU:",
@@ -580,7 +583,7 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 	for (unsigned m = 0; m < NMETHODS; m++) {
 		ru.avail[m] = method_available(&ru.mi, &methods[m], &why);
 		/* quick: the line above already says why for SIMD and CLZERO */
-		if (!ru.avail[m] && say && !(t->quick_end_tsc && ru.emulated &&
+		if (!ru.avail[m] && say && !(t_budgeted(t) && ru.emulated &&
 					     (methods[m].simd || methods[m].need == NEED_CLZERO)))
 			t_diag(t, "method %s not measured: %s", methods[m].name, why);
 	}
@@ -594,13 +597,16 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 	for (unsigned si = 0; si < nsz; si++) {
 		str_copy(size_names[si], sizes[si].label, sizeof(size_names[si]));
 		if (si > 0) {
+			/* at every CPU's full share even where allcpu_bound()
+			 * cuts it: which sizes run does not depend on the bound */
 			uint64_t ms = projected_ms(ru.avail, per_page, med[per_page], si - 1, sizes[si].bytes,
-						   ncpu, plat_big_avail(), t->quick_end_tsc != 0);
+						   ncpu, plat_big_avail(), t_budgeted(t));
 			/* ring 0 under an emulator may be 100-1000x slower
-			 * (CI boots full runs under QEMU TCG) */
-			uint64_t cap = t->quick ? SIZE_CAP_QUICK_MS :
-				       plat_ring0() && plat_under_emulator() ? SIZE_CAP_GUEST_MS :
-				       plat_ring0() ? SIZE_CAP_FULL_MS : SIZE_CAP_HOSTED_MS;
+			 * (CI boots full runs under QEMU TCG): the runner's cap */
+			uint64_t cap = t_guest_cap_ms(t, T_CAP_CLEAR_SIZE);
+
+			cap = t_quick(t) ? SIZE_CAP_QUICK_MS : cap ? cap :
+			      plat_ring0() ? SIZE_CAP_FULL_MS : SIZE_CAP_HOSTED_MS;
 			uint64_t spent = (lfence_rdtsc() - case_start) * 1000 / plat_tsc_hz();
 
 			if (spent + ms > cap) {
@@ -645,14 +651,14 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 					continue;
 				/* quick: per page, REP STOSQ and MOV (no fence
 				 * to place) would be the whole-range cells again */
-				if (!all && t->quick_end_tsc && per_page == SH_PERPAGE &&
+				if (!all && t_budgeted(t) && per_page == SH_PERPAGE &&
 				    !methods[m].nt && m != METHOD_REP_STOSB) {
 					if (!quick_said_1cpu)
 						t_diag(t, "budget: rep_stosq and mov not measured per page (quick budget): no fence to place, see bandwidth");
 					quick_said_1cpu = true;
 					continue;
 				}
-				if (all && t->quick_end_tsc &&
+				if (all && t_budgeted(t) &&
 				    !quick_all_cpu_cell(per_page, m, si, nsz)) {
 					if (!quick_said) {
 						t_diag(t, "budget: all-CPU cells (%u CPUs) only at %s and only %s (quick budget)",
@@ -665,9 +671,10 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 					.m = &methods[m], .shape = per_page, .n = n, .cpus = cpus,
 					.base = base, .slot = slot, .bytes = bytes,
 					.reps = bytes >= REPS_BYTES ? 1 : (unsigned)(REPS_BYTES / bytes),
-					.rep_cap = t->quick_end_tsc ? ru.target_cycles : 0, .cs = cs,
+					.rep_cap = t_budgeted(t) ? ru.target_cycles : 0, .cs = cs,
 				};
 
+				allcpu_bound(&ru, &c, sizes[si].label);
 				for (unsigned i = 0; i < n; i++)
 					cs[i] = (struct cpu_slot){ .cell = &c, .idx = i };
 				if (!measure(&ru, &c, sizes[si].label, &med[per_page][all][m][si],
@@ -687,7 +694,7 @@ static void run_shape(struct test_ctx *t, enum shape per_page)
 	}
 	shape_done[per_page] = true;
 out:
-	if (!t->quick_end_tsc)
+	if (!t_budgeted(t))
 		return;
 	if (say)
 		str_copy(setup_said_in, t->full_name, sizeof(setup_said_in));
@@ -754,7 +761,7 @@ TEST(clear, controls)
 		cs[0].guard_bad, (long long)cs[0].guard_off);
 	t_diag(t, "negative controls: short clear -> zero check fired; 1-byte overrun -> guard check fired at +%lld",
 	       (long long)cs[0].guard_off);
-	controls_fired = t->failures == 0;
+	controls_fired = !t_failed(t);
 }
 
 /* What one crossover found, for the answer. */
@@ -786,21 +793,18 @@ static void method_crossover(unsigned shape, unsigned all, unsigned m, struct xo
 	x->from = clear_crossover(nt, stosb, nsz);
 	int fw = clear_first_win(nt, stosb, nsz);
 
-	if (x->from >= 0)
-		rl_snprintf(x->text, sizeof(x->text), "from %s on", size_names[x->from]);
-	else
-		rl_snprintf(x->text, sizeof(x->text), "nowhere up to %s", size_names[nsz - 1]);
-	if (fw >= 0 && (x->from < 0 || fw < x->from)) {
-		size_t len = strlen(x->text);
-
-		rl_snprintf(x->text + len, sizeof(x->text) - len, " (won at %s, lost above)",
-			    size_names[fw]);
-	}
+	rl_snprintf(x->text, sizeof(x->text), x->from >= 0 ? "from %s on" : "nowhere up to %s",
+		    size_names[x->from >= 0 ? x->from : (int)nsz - 1]);
+	if (fw >= 0 && (x->from < 0 || fw < x->from))
+		rl_snprintf(x->text + strlen(x->text), sizeof(x->text) - strlen(x->text),
+			    " (won at %s, lost above)", size_names[fw]);
 }
 
 static char others_whole[300];	/* the other NT methods, whole range, 1 CPU */
 
-static void crossover_for(struct test_ctx *t, unsigned shape, unsigned all, struct xo *x)
+/* One crossover's metric and conclusions; its metric's name joins from[]. */
+static void crossover_for(struct test_ctx *t, unsigned shape, unsigned all, struct xo *x,
+			  char *from, size_t fromsz)
 {
 	const char *cpus = all ? "all CPUs" : "1 CPU";
 	unsigned nsz = nsizes_seen[shape];
@@ -810,6 +814,7 @@ static void crossover_for(struct test_ctx *t, unsigned shape, unsigned all, stru
 	method_crossover(shape, all, METHOD_MOVNTI, x);
 	if (!x->measured)
 		return;
+	size_t fl = strlen(from);
 	/* the read-back cost beside it: at the crossover, else the largest */
 	unsigned at = x->from >= 0 ? (unsigned)x->from : nsz - 1;
 	const uint64_t *mv = med[shape][all][METHOD_MOVNTI], *sb = med[shape][all][METHOD_REP_STOSB];
@@ -817,6 +822,7 @@ static void crossover_for(struct test_ctx *t, unsigned shape, unsigned all, stru
 
 	rl_snprintf(what, sizeof(what), "movnti.%s.%s", shape_short[shape], all ? "allcpu" : "1cpu");
 	rl_snprintf(x->metric, sizeof(x->metric), "clear.crossover.%s", what);
+	rl_snprintf(from + fl, fromsz - fl, "%s%s", fl ? "," : "", x->metric);
 	t_metric_value(t, what, x->from >= 0 ? (int64_t)x->from : -1, "count",
 		       "what=size-index from=%s rule=wins-at-every-measured-size-from-here shape=%s cpus=%u at=%s movnti=%llu rep_stosb=%llu readback_movnti=%llu readback_rep_stosb=%llu unit_bw=MB/s",
 		       x->from >= 0 ? size_names[x->from] : "never", shape_name[shape], all ? ncpu_seen : 1,
@@ -837,7 +843,7 @@ static void crossover_for(struct test_ctx *t, unsigned shape, unsigned all, stru
 			    o.measured ? o.text : "not measured");
 	}
 	/* quick: not a line of "not measured" (the answer says so) */
-	if (any || !t->quick_end_tsc)
+	if (any || !t_budgeted(t))
 		t_conclude(t, "crossover %s %s, other NT methods vs REP STOSB: %s", shape_name[shape], cpus,
 			   others);
 	if (shape == SH_WHOLE && !all)
@@ -854,16 +860,8 @@ TEST(clear, crossover)
 		return;
 	}
 	for (unsigned shape = 0; shape < NSHAPES; shape++)
-		if (shape_done[shape])
-			for (unsigned all = 0; all < 2; all++) {
-				crossover_for(t, shape, all, &x[shape][all]);
-				if (x[shape][all].measured) {
-					size_t len = strlen(from);
-
-					rl_snprintf(from + len, sizeof(from) - len, "%s%s", len ? "," : "",
-						    x[shape][all].metric);
-				}
-			}
+		for (unsigned all = 0; shape_done[shape] && all < 2; all++)
+			crossover_for(t, shape, all, &x[shape][all], from, sizeof(from));
 	if (!from[0])
 		return;
 	/* the answer: whole range and the kernel series' batch shape; the

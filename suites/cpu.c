@@ -2,9 +2,9 @@
 /* cpu: identification and the feature table the project relies on. */
 #include "kernel/test.h"
 #include "arch/x86/cpu.h"
-#include "arch/x86/cpuinfo.h"
 #include "arch/x86/fault.h"
 #include "arch/x86/msr.h"
+#include "kernel/platform.h"
 #include "lib/string.h"
 
 SUITE(cpu, 20, "CPU identification, feature table, probes of claimed features");
@@ -58,27 +58,26 @@ TEST(cpu, features)
 	       ci->pmu_fixed_counters, ci->phys_bits, ci->virt_bits);
 	/* What ringlab cannot work without. */
 	static const struct {
-		size_t offset;
 		struct x86_cpu_feature bit;
 		const char *what;
 	} required[] = {
-		{ offsetof(struct cpuinfo, tsc), X86_FEATURE_TSC, "TSC" },
-		{ offsetof(struct cpuinfo, msr), X86_FEATURE_MSR, "RDMSR/WRMSR" },
-		{ offsetof(struct cpuinfo, apic), X86_FEATURE_APIC, "local APIC" },
+		{ X86_FEATURE_TSC, "TSC" },
+		{ X86_FEATURE_MSR, "RDMSR/WRMSR" },
+		{ X86_FEATURE_APIC, "local APIC" },
 	};
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
 		char src[32];
 
 		x86_feature_source(required[i].bit, src, sizeof(src));
-		t_check(t, *(const bool *)((const char *)ci + required[i].offset), "no %s (%s)",
-			required[i].what, src);
+		t_check(t, plat_cpu_has(required[i].bit), "no %s (%s)", required[i].what, src);
 	}
 	/* Internal consistency of the enumeration. */
-	if (ci->x2apic || ci->tsc_deadline)
-		t_check(t, ci->apic, "x2APIC/TSC-deadline claimed without an APIC");
-	if (ci->invpcid)
-		t_check(t, ci->pcid, "INVPCID claimed without PCID");
-	if (ci->invlpgb)
+	if (plat_cpu_has(X86_FEATURE_X2APIC) || plat_cpu_has(X86_FEATURE_TSC_DEADLINE_TIMER))
+		t_check(t, plat_cpu_has(X86_FEATURE_APIC),
+			"x2APIC/TSC-deadline claimed without an APIC");
+	if (plat_cpu_has(X86_FEATURE_INVPCID))
+		t_check(t, plat_cpu_has(X86_FEATURE_PCID), "INVPCID claimed without PCID");
+	if (plat_cpu_has(X86_FEATURE_INVLPGB))
 		t_check(t, ci->invlpgb_max_pages >= 1, "INVLPGB with a max count of 0");
 	if (ci->pmu_version == 0)
 		t_check(t, ci->pmu_gp_counters == 0 || ci->max_leaf < 0xa,

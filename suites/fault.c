@@ -9,7 +9,6 @@
 #include "arch/x86/msr.h"
 #include "arch/x86/trapnr.h"
 #include "arch/x86/traps.h"
-#include "arch/x86/tsc.h"
 #include "kernel/platform.h"
 #include "lib/string.h"
 
@@ -105,14 +104,14 @@ TEST(fault, gp_msr)
 	 * for unknown MSRs elsewhere) and neither latches an APIC error: a
 	 * reserved x2APIC MSR would set ESR bit 7, which QEMU never clears in
 	 * x2APIC mode. */
-	if (apic_mode == APIC_MODE_X2APIC) {
+	if (plat_apic_mode() == APIC_MODE_X2APIC) {
 		what = "RDMSR of x2APIC MSR 0x80E (no DFR in x2APIC mode)";
 		r = rdmsr_safe(MSR_X2APIC_BASE + (APIC_DFR >> 4), &v);
 	} else {
 		what = "RDMSR of x2APIC ID MSR 0x802 outside x2APIC mode";
 		r = rdmsr_safe(MSR_X2APIC_BASE + (APIC_ID >> 4), &v);
 	}
-	if (fault_none(r) && apic_mode == APIC_MODE_XAPIC &&
+	if (fault_none(r) && plat_apic_mode() == APIC_MODE_XAPIC &&
 	    !strcmp(plat_env(), "emulator:qemu-tcg")) {
 		/* QEMU's TCG without x2APIC emulation (7.2) answers every MSR,
 		 * this one included, with 0 (docs/platform-notes.md
@@ -279,7 +278,7 @@ TEST(fault, unexpected_irq, .flags = T_EXPLICIT)
 	}
 	t_diag(t, "self-IPI to vector 0x%x, whose handler writes to unmapped memory", v);
 	apic_send(0, APIC_DEST_SELF | APIC_DM_FIXED | v);
-	tsc_delay_us(100000);
+	plat_delay_us(100000);
 	t_fail(t, "the faulting interrupt handler did not fault");
 }
 

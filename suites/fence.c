@@ -11,14 +11,16 @@
  * instruction (case `after_stores`; `none` is the stores with no
  * instruction, the baseline to subtract).  Interrupts are off around each
  * trial in ring 0.  1000 trials (quick 50, or iters=), stopped after
- * 1.5 s (0.2 s when quick or in ring 0 under an emulator or hypervisor,
- * plat_under_emulator()) per instruction, once 3 were usable; trials=
- * says how many ran.  Reported in TSC cycles: min, median, p99.
+ * 1.5 s (0.2 s when quick; in a full run of ring 0 under an emulator or
+ * hypervisor the runner's cap, t_guest_cap_ms(), with a budget: line) per
+ * instruction, once 3 were usable; trials= says how many ran.  Reported
+ * in TSC cycles: min, median, p99.
  *
  * Quick without iters= is a time budget: each of the loops (the baseline
- * and each instruction) gets an equal share of the case's quick budget
- * and stops once 1 trial was usable; the warm-up runs min(U, 8)
- * iterations, and where it shows that one trial (U + 2U iterations)
+ * and each instruction) gets an equal share of what is left of the case's
+ * quick budget (t_share_cycles(); an instruction not measured leaves its
+ * share to the rest) and stops once 1 trial was usable; the warm-up runs
+ * min(U, 8) iterations, and where it shows that one trial (U + 2U iterations)
  * would overrun the share (an emulator that interprets ring 0: ~100 us
  * per iteration of 32 stores), U is halved until it fits, at least 1
  * (u= says which); a "budget:" line says what was cut.  The `alone`
@@ -51,8 +53,8 @@ SUITE_HOSTED(fence, 110, "cost of fences and serializing instructions, alone and
 
 #define NSTORES		32
 /* trials per instruction stop early after this long (an emulator) */
-#define CAP_QUICK_MS	200	/* also full runs of ring 0 under an emulator or hypervisor */
-#define CAP_FULL_MS	1500
+#define CAP_QUICK_MS	200
+#define CAP_FULL_MS	1500	/* ring 0 under an emulator: t_guest_cap_ms() */
 #define MIN_USABLE	3
 #define MIN_USABLE_QUICK	1	/* quick without iters=: one honest trial */
 #define WARMUP_QUICK	8	/* quick without iters=: warm-up iterations, at most */
@@ -155,6 +157,19 @@ static size_t measure(const struct fence *f, unsigned nlines, volatile uint64_t 
 	return k;
 }
 
+/* quick without iters=: the next loop's share of what is left of the
+ * case's quick budget, at least 1 cycle (a spent budget still leaves the
+ * loop its one usable trial, at the smallest U); 0 outside it. */
+static uint64_t next_share(const struct test_ctx *t, struct t_share *sh)
+{
+	if (!t_budgeted(t))
+		return 0;
+	uint64_t c = t_share_cycles(t, sh, lfence_rdtsc());
+
+	t_share_skip(sh);
+	return c ? c : 1;
+}
+
 /* The noise bound of a delta (see the top). */
 struct spread {
 	uint64_t p25, p50, p75;
@@ -247,29 +262,32 @@ static void answer(struct test_ctx *t, unsigned nlines)
 
 static void run(struct test_ctx *t, unsigned nlines)
 {
-	struct plat_mem_info mi;
 	size_t trials = (size_t)t_iters(t, 1000, 50);
 	uint64_t *c = t_alloc(t, trials * sizeof(uint64_t));
 	volatile uint64_t *lines = t_alloc(t, NSTORES * 64);
 	unsigned measured = 0;
-	uint64_t cap;
 	struct spread base = { 0, 0, 0, false };
-	size_t dropped, want = trials, ran = 0, planned = 0;
+	size_t dropped, want = trials;
 	const char *why = "";
-	/* quick without iters=: each loop's share of the quick budget */
-	uint64_t quick = t_quick_budget_cycles(t) / (NFENCES + 1);
-	unsigned u, u_cut = 0;
+	/* quick without iters=: the baseline and each instruction share the
+	 * quick budget (next_share()), and sh tallies what it cut */
+	bool budgeted = t_budgeted(t);
+	struct t_share sh;
+	unsigned u, u_cut = 0, loops = 0, capped = 0;
+	unsigned guest = t_guest_cap_ms(t, T_CAP_FENCE_TRIALS);
+	uint64_t cap = plat_ns_to_cycles((t_quick(t) ? CAP_QUICK_MS : guest ? guest : CAP_FULL_MS) *
+					 1000000ull);
 
-	plat_mem_info(&mi);
-	cap = plat_ns_to_cycles((t->quick || (plat_ring0() && plat_under_emulator()) ? CAP_QUICK_MS : CAP_FULL_MS) *
-				1000000ull);
+	t_share_begin(&sh, NFENCES + 1);
 	/* the baseline: the stores with no instruction (after_stores), the
 	 * empty loop (alone) */
 	{
-		size_t k = measure(&none, nlines, lines, c, &trials, &dropped, &why, cap, quick, &u);
+		size_t k = measure(&none, nlines, lines, c, &trials, &dropped, &why, cap,
+				   next_share(t, &sh), &u);
 
 		base = spread_of(c, k);
-		ran += trials, planned += want, u_cut += u < none.u;
+		t_share_took(&sh, trials, want);
+		u_cut += u < none.u, loops++, capped += guest && trials < want;
 		t_metric_dist(t, "none", c, k, "cycles",
 			      "method=u2u u=%u stores=%u dropped=%zu p25=%llu p75=%llu what=%s",
 			      u, nlines, dropped, (unsigned long long)base.p25,
@@ -283,16 +301,19 @@ static void run(struct test_ctx *t, unsigned nlines)
 
 			x86_feature_absent_why(X86_FEATURE_SERIALIZE, "SERIALIZE", lacks, sizeof(lacks));
 			t_diag(t, "%s not measured: %s", f->name, lacks);
+			t_share_skip(&sh);
 			continue;
 		}
 		trials = want;
-		size_t k = measure(f, nlines, lines, c, &trials, &dropped, &why, cap, quick, &u);
+		size_t k = measure(f, nlines, lines, c, &trials, &dropped, &why, cap,
+				   next_share(t, &sh), &u);
 
 		if (!k && dropped == 0) {
 			t_diag(t, "%s not measured: %s", f->name, why);
 			continue;
 		}
-		ran += trials, planned += want, u_cut += u < f->u;
+		t_share_took(&sh, trials, want);
+		u_cut += u < f->u, loops++, capped += guest && trials < want;
 		struct spread sp = spread_of(c, k);
 		char dfields[200] = "";
 		int64_t delta = 0;
@@ -337,7 +358,7 @@ static void run(struct test_ctx *t, unsigned nlines)
 				t_conclude(t, "%s after %u stores: median %llu cycles (%llu ns), %s",
 				       f->name, nlines, (unsigned long long)p50,
 				       (unsigned long long)(p50 * 1000000000ull / plat_tsc_hz()), dtext);
-			else if (!quick)	/* quick: the answer and the metrics say it */
+			else if (!budgeted)	/* quick: the answer and the metrics say it */
 				t_conclude(t, "%s alone: median %llu cycles (%llu ns), %s", f->name,
 				       (unsigned long long)p50,
 				       (unsigned long long)(p50 * 1000000000ull / plat_tsc_hz()), dtext);
@@ -347,17 +368,21 @@ static void run(struct test_ctx *t, unsigned nlines)
 		 * only its 3 usable ones (quick without iters=: 1), and so does
 		 * quick under an emulator (two QEMUs on two host cores dropped
 		 * 36 of 50): t_check_usable(). */
-		t_check_usable(t, f->name, k, trials, quick ? MIN_USABLE_QUICK : MIN_USABLE, trials < 20);
+		t_check_usable(t, f->name, k, trials, budgeted ? MIN_USABLE_QUICK : MIN_USABLE,
+			       trials < 20);
 		measured++;
 	}
 	t_check(t, measured >= 6, "only %u instructions could be measured", measured);
-	if (quick) {
+	if (capped)
+		t_guest_cap_note(t, T_CAP_FENCE_TRIALS, "%u of %u loops stopped before %zu trials (trials= says how many ran)",
+				 capped, loops, want);
+	if (budgeted) {
 		char what[160];
 
 		rl_snprintf(what, sizeof(what), "trials over all loops, %u with U cut to fit (u=)%s", u_cut,
 			    nlines ? "" : "; per-instruction conclusions in the answer and metrics");
-		t_budget_note(t, what, ran, planned);
-		if (ran >= planned && (u_cut || !nlines))
+		t_budget_note(t, what, sh.done, sh.planned);
+		if (sh.done >= sh.planned && (u_cut || !nlines))
 			t_diag(t, "budget: %s", what);
 	}
 	answer(t, nlines);

@@ -30,7 +30,6 @@
 #include "kernel/test.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
-#include "arch/x86/percpu.h"	/* MAX_CPUS */
 #include "arch/x86/traps.h"
 #include "kernel/platform.h"
 #include "lib/printf.h"
@@ -206,7 +205,7 @@ static void quick_configs(struct test_ctx *t, struct pair_plan *plan, unsigned n
 	char kept[64] = "", left[64] = "";
 	size_t lk = 0, ll = 0;
 
-	if (!t->quick_end_tsc)
+	if (!t_budgeted(t))
 		return;
 	if (nm > plan->nm)
 		nm = plan->nm;
@@ -369,7 +368,7 @@ TEST(ipi, oneway, .quick_budget_ms = 10)
 	static const struct pair_case pc = { oneway_sample, "tsc-delta-sender-to-handler" };
 	struct pair_plan plan;
 
-	if (!plan_pairs(t, &plan, 10000, IPI_QUICK_SAMPLES, t->quick ? 1 : 3))
+	if (!plan_pairs(t, &plan, 10000, IPI_QUICK_SAMPLES, t_quick(t) ? 1 : 3))
 		return;
 	quick_configs(t, &plan, 1, 2);
 	for_each_config(t, &plan, true, oneway_pair, (void *)&pc);
@@ -398,7 +397,7 @@ TEST(ipi, roundtrip, .quick_budget_ms = 10)
 	static const struct pair_case pc = { roundtrip_sample, "tsc-delta-one-clock" };
 	struct pair_plan plan;
 
-	if (!plan_pairs(t, &plan, 10000, IPI_QUICK_SAMPLES, t->quick ? 1 : 3))
+	if (!plan_pairs(t, &plan, 10000, IPI_QUICK_SAMPLES, t_quick(t) ? 1 : 3))
 		return;
 	quick_configs(t, &plan, 1, 2);
 	pong_from = 0;
@@ -423,7 +422,7 @@ struct icr_timing {
 static uint64_t time_icr_writes(unsigned count, void *arg)
 {
 	const struct icr_timing *it = arg;
-	bool xapic = apic_mode == APIC_MODE_XAPIC;
+	bool xapic = plat_apic_mode() == APIC_MODE_XAPIC;
 	uint64_t t0 = lfence_rdtsc();
 
 	for (unsigned i = 0; i < count; i++) {
@@ -443,7 +442,7 @@ static bool icr_cost_fence(struct test_ctx *t, const struct ipi_config *c,
 	 * timing the sender. */
 	struct icr_timing it = { plat_cpu_apic_id(*(const unsigned *)arg),
 				 APIC_DM_FIXED | vec_call, c->fence };
-	unsigned u = t->quick_end_tsc ? ICR_U_QUICK : ICR_U;
+	unsigned u = (unsigned)t_pick(t, ICR_U, ICR_U, ICR_U_QUICK);
 	size_t dropped, ran, k = t_u2u_budget(t, time_icr_writes, &it, u, plan->n, T_U2U_CHUNK,
 					      plan->samples, &dropped, &ran);
 	char name[96];
@@ -496,6 +495,13 @@ static struct throughput_ctx throughput;
 #define QUICK_WINDOW_MS	2
 #define QUICK_PAIRS	1
 #define QUICK_SENDERS	2
+
+/* A configuration's window: 200 ms in full runs, 20 ms in quick with
+ * iters=, QUICK_WINDOW_MS on quick's time budget. */
+static uint64_t throughput_ms(const struct test_ctx *t)
+{
+	return t_pick(t, 200, 20, QUICK_WINDOW_MS);
+}
 
 static void throughput_worker(void *arg)
 {
@@ -594,7 +600,7 @@ static bool mesh_config(struct test_ctx *t, const struct ipi_config *c,
 
 TEST(ipi, mesh)
 {
-	static unsigned list[2 * MAX_PAIRS], part[MAX_CPUS];
+	static unsigned list[2 * MAX_PAIRS], part[PLAT_MAX_CPUS];
 	struct pair_plan plan = { 0 };
 
 	if (!setup(t))
@@ -603,7 +609,8 @@ TEST(ipi, mesh)
 	plan.nm = modes_to_run(t, plan.modes);
 	quick_configs(t, &plan, 1, 1);
 	/* Disjoint pairs of consecutive online CPUs, bounded. */
-	unsigned n = plat_online_cpus(list, 2 * (t->quick_end_tsc ? QUICK_PAIRS : MAX_PAIRS)) & ~1u;
+	unsigned pairs = (unsigned)t_pick(t, MAX_PAIRS, MAX_PAIRS, QUICK_PAIRS);
+	unsigned n = plat_online_cpus(list, 2 * pairs) & ~1u;
 
 	for (unsigned i = 0; i < n; i += 2) {
 		part[list[i]] = list[i + 1];
@@ -611,7 +618,7 @@ TEST(ipi, mesh)
 		receivers[list[i]] = (struct rx){ 1, { list[i + 1] } };
 		receivers[list[i + 1]] = (struct rx){ 1, { list[i] } };
 	}
-	struct throughput_plan tp = { part, list, n, t->quick_end_tsc ? QUICK_WINDOW_MS : t->quick ? 20 : 200, 0, "" };
+	struct throughput_plan tp = { part, list, n, throughput_ms(t), 0, "" };
 
 	for_each_config(t, &plan, false, mesh_config, &tp);
 }
@@ -631,7 +638,7 @@ static bool many_to_one_config(struct test_ctx *t, const struct ipi_config *c,
 
 TEST(ipi, many_to_one)
 {
-	static unsigned list[MAX_M2O + 1], part[MAX_CPUS];
+	static unsigned list[MAX_M2O + 1], part[PLAT_MAX_CPUS];
 	struct pair_plan plan = { 0 };
 
 	if (!setup(t))
@@ -643,8 +650,8 @@ TEST(ipi, many_to_one)
 	/* Senders: a uniform sample of up to MAX_M2O other CPUs (quick:
 	 * QUICK_SENDERS, above). */
 	static const enum cpu_rel rels[] = { REL_SMT_SIBLING, REL_SAME_PACKAGE, REL_OTHER_PACKAGE };
-	unsigned most = t->quick_end_tsc ? QUICK_SENDERS : MAX_M2O;
-	unsigned per = t->quick_end_tsc ? most : MAX_M2O / 3 + 1;
+	unsigned most = (unsigned)t_pick(t, MAX_M2O, MAX_M2O, QUICK_SENDERS);
+	unsigned per = (unsigned)t_pick(t, MAX_M2O / 3 + 1, MAX_M2O / 3 + 1, most);
 
 	for (unsigned r = 0; r < 3 && ns < most; r++)
 		ns += plat_cpus_with_relation(0, rels[r], list + 1 + ns,
@@ -656,7 +663,7 @@ TEST(ipi, many_to_one)
 		part[list[1 + i]] = 0;
 		receivers[0].senders[i] = list[1 + i];
 	}
-	struct throughput_plan tp = { part, list, ns + 1, t->quick_end_tsc ? QUICK_WINDOW_MS : t->quick ? 20 : 200, 0, "" };
+	struct throughput_plan tp = { part, list, ns + 1, throughput_ms(t), 0, "" };
 
 	for_each_config(t, &plan, false, many_to_one_config, &tp);
 }

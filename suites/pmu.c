@@ -142,7 +142,7 @@ TEST(pmu, counts_beside)
 	bool counting[sizeof(ev) / sizeof(ev[0])];
 	uint64_t a[sizeof(ev) / sizeof(ev[0])], b[sizeof(ev) / sizeof(ev[0])], d[sizeof(ev) / sizeof(ev[0])];
 	char why[240], extra[300];
-	size_t bytes = t->quick ? 1u << 18 : 1u << 20;
+	size_t bytes = t_quick(t) ? 1u << 18 : 1u << 20;
 	/* Opened before the buffer exists: only the reads around the window
 	 * below count, so where the open happens changes no number. */
 	unsigned k = plat_counters_open(ev, nev, counting, why, sizeof(why));
@@ -153,7 +153,7 @@ TEST(pmu, counts_beside)
 	 * better part of a second (zeroing 256 KiB at some MB/s, then three
 	 * passes of 32768 emulated stores).  The "pmu=none" wording is still
 	 * checked.  Full runs still time the buffer with pmu=none. */
-	if (!k && t->quick_end_tsc) {
+	if (!k && t_budgeted(t)) {
 		plat_counters_close();
 		for (unsigned i = 0; i < nev; i++)
 			d[i] = 0;

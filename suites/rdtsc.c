@@ -82,10 +82,11 @@ static uint64_t *alloc_samples(struct test_ctx *t, size_t n)
 
 /* quick without iters=: the end of the next reader's equal share of what
  * is left of the case's quick budget (t_share), one reader fewer to go;
- * 0 outside quick or with iters=. */
+ * 0 outside quick or with iters= (resolution's pairs, which are not
+ * U/2U trials). */
 static uint64_t share_end(const struct test_ctx *t, struct t_share *sh)
 {
-	if (!t->quick_end_tsc)
+	if (!t_budgeted(t))
 		return 0;
 	uint64_t now = lfence_rdtsc(), end = now + t_share_cycles(t, sh, now);
 
@@ -103,8 +104,9 @@ static unsigned count_available(void)
 	return k;
 }
 
-/* quick without iters=: trials per chunk, the first chunk always runs:
- * four, enough for a median and the "more than half usable" check.  A
+/* quick without iters=: each reader's equal share of what is left of the
+ * case's quick budget (t_u2u_share), in chunks of four trials, the first
+ * always run: enough for a median and the "more than half usable" check.  A
  * hypervisor that emulates every ring-0 instruction takes ~4 us a read
  * (a trial's 3U reads ~1 ms; CPUID;RDTSC far more), where 100 trials of
  * every reader were 0.9 s. */
@@ -128,22 +130,11 @@ TEST(rdtsc, cost)
 			t_diag(t, "%s not measured: %s", name, why);
 			continue;
 		}
-		size_t dropped = 0, ran = trials, k = 0;
-		uint64_t end = share_end(t, &sh);
+		size_t dropped = 0, ran = 0;
+		size_t k = t_u2u_share(t, &sh, variants[i].loop, NULL, U, trials, COST_CHUNK, c,
+				       &dropped, &ran);
 
-		if (!end) {
-			k = t_u2u(variants[i].loop, NULL, U, trials, c, &dropped);
-		} else {
-			for (ran = 0; ran < trials;) {
-				size_t step = trials - ran < COST_CHUNK ? trials - ran : COST_CHUNK, d;
-
-				k += t_u2u(variants[i].loop, NULL, U, step, c + k, &d);
-				dropped += d;
-				ran += step;
-				if (lfence_rdtsc() >= end)
-					break;
-			}
-		}
+		t_share_took(&sh, ran, trials);
 		if (ran < fewest)
 			fewest = ran;
 		t_metric_dist(t, name, c, k, "cycles", "method=u2u u=%d unroll=4 dropped=%zu %s", U,

@@ -2,13 +2,8 @@
 /* smp: every usable CPU is online, with the APIC ID firmware and CPUID
  * agree on; topology; how long each AP took to start. */
 #include "kernel/test.h"
-#include "arch/x86/acpi.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
-#include "arch/x86/smpboot.h"
-#include "arch/x86/topology.h"
-#include "arch/x86/tsc.h"
-#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 #include "lib/string.h"
 
@@ -16,7 +11,7 @@ SUITE(smp, 50, "CPU bring-up, APIC IDs, topology, AP start latency");
 
 TEST(smp, online)
 {
-	const struct smpboot_result *r = smpboot_get_result();
+	const struct smpboot_result *r = plat_smpboot();
 	const struct acpi_info *ai = plat_acpi();
 
 	t_diag(t, "MADT: %u processor entries, %u enabled; started %u of %u attempted, %u failed, %u not started (cpus=/nosmp/unaddressable)",
@@ -37,7 +32,7 @@ TEST(smp, online)
 		t_diag(t, "CPUs enumerated from the Intel MP table (no usable ACPI MADT)");
 	/* CPUs that answered a start meant for another CPU, or claimed a
 	 * slot someone else had: parked at bring-up and reported there. */
-	unsigned strays = smpboot_check_strays();
+	unsigned strays = plat_smpboot_check_strays();
 
 	t_check(t, strays == 0, "%u CPU(s) answered a start not meant for them or claimed a taken slot%s (see the error lines above)",
 		strays, r->fw_xapic_high ? ": the firmware left IDs above 255 in xAPIC mode" : "");
@@ -54,23 +49,21 @@ TEST(smp, online)
 
 		if (!(c->flags & ACPI_MADT_ENABLED))
 			continue;
-		struct percpu *p = cpu_by_apic_id(c->apic_id);
-
-		if (!p || !p->online)
+		if (!plat_online(plat_cpu_by_apic_id(c->apic_id)))
 			missing++;
 	}
 	t_check(t, missing == r->skipped + r->failed,
 		"%u enabled CPUs are not online, but only %u were left out or failed", missing,
 		r->skipped + r->failed);
-	for (unsigned i = 0; i < ncpus; i++) {
+	for (unsigned i = 0; i < plat_ncpus(); i++) {
+		uint32_t id = plat_cpu_apic_id(i);
 		bool listed = false;
 
 		for (unsigned j = 0; j < ai->ncpus; j++)
-			if (ai->cpus[j].apic_id == cpus[i]->apic_id &&
-			    (ai->cpus[j].flags & ACPI_MADT_ENABLED))
+			if (ai->cpus[j].apic_id == id && (ai->cpus[j].flags & ACPI_MADT_ENABLED))
 				listed = true;
 		t_check(t, listed || i == 0, "cpu %u (APIC ID %u) is online but not an enabled MADT entry",
-			i, cpus[i]->apic_id);
+			i, id);
 	}
 	t_metric_value(t, "online", (int64_t)plat_ncpus(), "count", "enabled=%u listed=%u",
 		       r->enabled, r->listed);
@@ -91,7 +84,7 @@ static void read_ids(void *p)
 	struct id_report *r = &ids[plat_this_cpu()];
 
 	r->reg_id = apic_id();
-	topo_read(&r->topo);
+	plat_topo_read(&r->topo);
 	r->cpuid_id = r->topo.x2apic_id;
 	r->done = true;
 }
@@ -127,7 +120,7 @@ TEST(smp, apic_ids)
 
 	if (!gather_ids(t))
 		return;
-	bool x2 = apic_mode == APIC_MODE_X2APIC;
+	bool x2 = plat_apic_mode() == APIC_MODE_X2APIC;
 
 	for (unsigned i = 0; i < plat_ncpus(); i++) {
 		struct id_report *r = &ids[i];
@@ -150,7 +143,7 @@ TEST(smp, apic_ids)
 
 	t_check(t, first_duplicate(t, planted, 3, &dup) && dup == 4,
 		"duplicate check misses a planted duplicate");
-	t_metric_value(t, "checked", n, "count", "mode=%s", apic_mode_name(apic_mode));
+	t_metric_value(t, "checked", n, "count", "mode=%s", apic_mode_name(plat_apic_mode()));
 }
 
 TEST(smp, topology)
@@ -193,7 +186,7 @@ TEST(smp, topology)
 
 TEST(smp, start_latency)
 {
-	const struct smpboot_result *r = smpboot_get_result();
+	const struct smpboot_result *r = plat_smpboot();
 	uint64_t *ns = t_alloc(t, plat_ncpus() * sizeof(uint64_t));
 	unsigned n = 0;
 
@@ -204,9 +197,9 @@ TEST(smp, start_latency)
 	unsigned missing = 0;
 
 	for (unsigned i = 1; i < plat_ncpus(); i++) {
-		if (!cpus[i]->start_latency_cycles)
+		if (!plat_cpu_start_cycles(i))
 			missing++;
-		ns[n++] = plat_cycles_to_ns(cpus[i]->start_latency_cycles);
+		ns[n++] = plat_cycles_to_ns(plat_cpu_start_cycles(i));
 	}
 	/* Each AP: from the BSP's INIT to the BSP seeing it online, on the
 	 * BSP's clock (so no TSC synchronization is assumed). */
@@ -215,15 +208,15 @@ TEST(smp, start_latency)
 	unsigned slowest = 1;
 
 	for (unsigned i = 1; i < plat_ncpus(); i++) {
-		if (cpus[i]->start_latency_cycles > cpus[slowest]->start_latency_cycles)
+		if (plat_cpu_start_cycles(i) > plat_cpu_start_cycles(slowest))
 			slowest = i;
 		if (i <= 4 || t->verbose)
-			t_diag(t, "cpu %u (APIC ID %u): started in %llu ns", i, cpus[i]->apic_id,
-			       (unsigned long long)plat_cycles_to_ns(cpus[i]->start_latency_cycles));
+			t_diag(t, "cpu %u (APIC ID %u): started in %llu ns", i, plat_cpu_apic_id(i),
+			       (unsigned long long)plat_cycles_to_ns(plat_cpu_start_cycles(i)));
 	}
 	if (plat_ncpus() > 1)
-		t_diag(t, "slowest: cpu %u (APIC ID %u), %llu ns", slowest, cpus[slowest]->apic_id,
-		       (unsigned long long)plat_cycles_to_ns(cpus[slowest]->start_latency_cycles));
+		t_diag(t, "slowest: cpu %u (APIC ID %u), %llu ns", slowest, plat_cpu_apic_id(slowest),
+		       (unsigned long long)plat_cycles_to_ns(plat_cpu_start_cycles(slowest)));
 	/* Parallel: each AP's INIT was sent in one pass, then every SIPI;
 	 * the BSP polls all APs and stamps each when it first sees it
 	 * online.  Serial: one AP at a time. */

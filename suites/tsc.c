@@ -5,9 +5,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
 #include "arch/x86/msr.h"
-#include "arch/x86/percpu.h"
 #include "arch/x86/tsc.h"
-#include "arch/x86/tsc_read.h"
 #include "kernel/platform.h"
 
 SUITE(tsc, 40, "TSC calibration agreement, monotonicity, invariance, TSC_ADJUST, cross-CPU sync");
@@ -49,7 +47,7 @@ TEST(tsc, calibration)
 			r->name, (unsigned long long)r->hz, (long long)dev,
 			(unsigned long long)cal->hz, cal->source, (unsigned long long)tol);
 	}
-	if (usable < 2 && t->result != RES_FAIL)
+	if (usable < 2 && !t_failed(t))
 		t_skip(t, "only %u reference(s) besides CPUID 0x16: nothing to cross-check", usable);
 }
 
@@ -82,6 +80,8 @@ TEST(tsc, monotonic)
 	uint64_t v[MONO_CHUNK + 1];	/* v[0]: the previous chunk's last read */
 	uint64_t worst = 0, w;
 	size_t back = 0, done = 0;
+	/* quick without iters=: where its sample budget ends (0: never) */
+	uint64_t end = t_budgeted(t) ? t_soft_end_tsc(t) : 0;
 
 	/* Negative control: the checker must see an injected step back. */
 	uint64_t fake[4] = { 10, 20, 15, 30 };
@@ -104,7 +104,7 @@ TEST(tsc, monotonic)
 			worst = w;
 		done += k;
 		v[0] = v[k];
-		if (t->quick_end_tsc && v[k] >= t->quick_end_tsc)
+		if (end && v[k] >= end)
 			break;
 	}
 	t_budget_note(t, "rdtsc reads", done, n);
@@ -177,7 +177,7 @@ static void read_adjust(void *p)
 
 TEST(tsc, tsc_adjust)
 {
-	static unsigned list[MAX_CPUS];
+	static unsigned list[PLAT_MAX_CPUS];
 	unsigned n = 0;
 
 	if (!t_require(t, X86_FEATURE_TSC_ADJUST, "IA32_TSC_ADJUST"))
@@ -207,9 +207,9 @@ TEST(tsc, tsc_adjust)
 		for (unsigned m = 0; m < k; m++) {
 			unsigned j = list[m];
 
-			if (cpus[i]->topo.package == cpus[j]->topo.package && adj[i] != adj[j]) {
+			if (plat_cpu_package(i) == plat_cpu_package(j) && adj[i] != adj[j]) {
 				t_fail(t, "TSC_ADJUST differs inside package %u: cpu %u %lld, cpu %u %lld",
-				       cpus[i]->topo.package, j, (long long)adj[j], i, (long long)adj[i]);
+				       plat_cpu_package(i), j, (long long)adj[j], i, (long long)adj[i]);
 				break;
 			}
 		}
@@ -279,21 +279,16 @@ static uint64_t share_end;	/* this measurement's share of the budget (TSC) */
 static unsigned fewest_rounds;	/* over the measurements that counted */
 static bool control_mode;	/* the planted run: done once the plant is proven */
 
-/* Give the next measurement an equal share of what is left of the case's
- * budget (its soft three quarters), so that a slow host (12 vCPUs on one
- * core) gets fewer rounds per CPU instead of a TIMEOUT. */
-static void set_share(struct test_ctx *t, unsigned remaining)
+/* Give the next measurement (s counts those to come, itself included)
+ * an equal share of what is left: in quick on its time budget of the
+ * sample budget (t_share_cycles()), otherwise of the case's budget (its
+ * soft three quarters), so that a slow host (12 vCPUs on one core) gets
+ * fewer rounds per CPU instead of a TIMEOUT. */
+static void set_share(struct test_ctx *t, const struct t_share *s)
 {
-	uint64_t now = lfence_rdtsc();
+	uint64_t now = lfence_rdtsc(), c = t_share_case_cycles(t, s, now);
 
-	share_end = UINT64_MAX;
-	/* quick: the shares split the case's quick sample budget */
-	uint64_t soft = t_soft_end_tsc(t);
-
-	if (!soft || !remaining)
-		return;
-
-	share_end = soft > now ? now + (soft - now) / remaining : now;
+	share_end = c > UINT64_MAX - now ? UINT64_MAX : now + c;
 }
 
 static bool out_of_share(void)
@@ -424,9 +419,13 @@ TEST(tsc, sync)
 	 * measurement below, not repeated (where every ring-0 instruction is
 	 * emulated a measurement's cross-CPU start and stop alone take
 	 * ~10 ms) */
-	bool reuse = t->quick_end_tsc != 0;
+	bool reuse = t_budgeted(t);
+	/* the measurements to come: this plain run, the control, each CPU's */
+	struct t_share sh, half;
 
-	set_share(t, n + (reuse ? 1 : 2));
+	t_share_begin(&sh, n + (reuse ? 1 : 2));
+	set_share(t, &sh);
+	t_share_skip(&sh);
 	if (!measure_sync(others[0], rounds, 0, &b)) {
 		t_fail(t, "cpu %u: %u of %u sync rounds answered%s", others[0], b.rounds, rounds,
 		       t_expired(t) ? " before the case budget ran out" : "");
@@ -447,9 +446,11 @@ TEST(tsc, sync)
 	 * that a busy host makes the control bigger, not a failure. */
 	bool ok = false;
 
+	t_share_begin(&half, 2);	/* the control, and all after it */
+	t_share_skip(&sh);
 	for (unsigned attempt = 1; attempt <= SYNC_CONTROL_ATTEMPTS; attempt++) {
-		set_share(t, 2);
-		if (t->quick_end_tsc) {
+		set_share(t, &half);
+		if (t_budgeted(t)) {
 			uint64_t floor = lfence_rdtsc() + plat_ms_to_cycles(SYNC_CONTROL_FLOOR_MS);
 
 			if (share_end < floor)
@@ -484,13 +485,16 @@ TEST(tsc, sync)
 	for (unsigned i = 0; i < n; i++) {
 		unsigned c = others[i];
 
-		set_share(t, n - i);
 		if (i == 0 && reuse) {
 			b = b0;
-		} else if (!measure_sync(c, rounds, 0, &b)) {
-			t_fail(t, "cpu %u: %u of %u sync rounds answered%s", c, b.rounds, rounds,
-		       t_expired(t) ? " before the case budget ran out" : "");
-			continue;
+		} else {
+			set_share(t, &sh);
+			t_share_skip(&sh);
+			if (!measure_sync(c, rounds, 0, &b)) {
+				t_fail(t, "cpu %u: %u of %u sync rounds answered%s", c, b.rounds,
+				       rounds, t_expired(t) ? " before the case budget ran out" : "");
+				continue;
+			}
 		}
 		uint64_t pr = proven_ns(&b);
 		uint64_t mag = plat_cycles_to_ns((uint64_t)(b.hi - b.lo) / 2);

@@ -285,21 +285,19 @@ static void analyse(struct run *r)
  * the reader to overlap the writer) */
 #define QUICK_SHAPE_NS		1000000ull
 #define QUICK_CONTROL_NS	2000000ull
-/* a variant's window in a full run; in ring 0 under QEMU TCG, whose TSC
- * is one software counter for every vCPU, EMULATED_SHAPE_NS: the 500 ms
- * were 10 s of a 59 s full run there and cannot show a hardware clock
- * going backwards.  Only TCG: "emulator:qemu" and "emulator:bochs" also
- * name a KVM guest with the hypervisor bit hidden (arch/x86/cpuenv.c),
- * whose TSC is the hardware's. */
+/* quick with iters=: a variant's window */
+#define QUICK_ITERS_SHAPE_NS	20000000ull
+/* a variant's window in a full run.  In ring 0 under QEMU TCG, whose TSC
+ * is one software counter for every vCPU, the runner caps it
+ * (T_CAP_TSC_ORDER_WINDOW, TCG only): the 500 ms were 10 s of a 59 s full
+ * run there and cannot show a hardware clock going backwards. */
 #define FULL_SHAPE_NS		500000000ull
-#define EMULATED_SHAPE_NS	150000000ull
 
-static bool emulated_clock(void)
+static uint64_t full_window_ns(const struct test_ctx *t)
 {
-	struct plat_mem_info mi;
+	unsigned cap_ms = t_guest_cap_ms(t, T_CAP_TSC_ORDER_WINDOW);
 
-	plat_mem_info(&mi);
-	return plat_ring0() && !strcmp(plat_env(), "emulator:qemu-tcg");
+	return cap_ms ? cap_ms * 1000000ull : FULL_SHAPE_NS;
 }
 
 static bool run_one(struct test_ctx *t, enum shape sh, enum tsc_reader v, int64_t shift,
@@ -330,14 +328,14 @@ static bool run_one(struct test_ctx *t, enum shape sh, enum tsc_reader v, int64_
 	r->a = others[0];
 	r->b = sh == S_LOAD3 ? others[1] : ~0u;
 	/* quick without iters=: quick_ns a variant (a time budget) */
-	r->duration = plat_ns_to_cycles(t->quick_end_tsc ? quick_ns : t->quick ? 20000000ull :
-					emulated_clock() ? EMULATED_SHAPE_NS : FULL_SHAPE_NS);
+	r->duration = plat_ns_to_cycles(t_pick(t, full_window_ns(t), QUICK_ITERS_SHAPE_NS, quick_ns));
 	unsigned list[3] = { others[0], sh == S_LOAD3 ? others[1] : 0, 0 };
 	unsigned n = sh == S_LOAD3 ? 3 : 2;
 
 	list[n - 1] = 0;	/* CPU 0 last: it runs inline */
 	tsc_barrier_init(&r->bar, n, plat_ns_to_cycles(100000));
-	int rc = plat_call_many(list, n, participant, r, 2 * T_LOST_US / 1000 + 1000 + (t->quick ? 20 : 500), NULL);
+	int rc = plat_call_many(list, n, participant, r,
+				2 * T_LOST_US / 1000 + 1000 + (t_quick(t) ? 20 : 500), NULL);
 
 	if (rc != PLAT_OK || r->failed_barrier) {
 		t_fail(t, "%s: cross-CPU run failed: %s", vname(v),
@@ -356,7 +354,7 @@ static bool run_one(struct test_ctx *t, enum shape sh, enum tsc_reader v, int64_
 static void alloc_buffers(struct test_ctx *t)
 {
 	/* quick without iters= (a 1-2 ms window a variant): 20000 samples */
-	size_t cap = t->quick_end_tsc ? 20000 : (size_t)t_iters(t, 2000000, 100000);
+	size_t cap = t_budgeted(t) ? 20000 : (size_t)t_iters(t, 2000000, 100000);
 	size_t bytes = cap * (sizeof(uint64_t) + 2 * sizeof(struct vt));
 	uint8_t *p = t_alloc_big(t, bytes);
 
@@ -376,9 +374,10 @@ static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name
 	unsigned nskip = 0;
 
 	alloc_buffers(t);
-	if (!t->quick && emulated_clock())
-		t_diag(t, "budget: full run in ring 0 under QEMU TCG (env=%s): %llu ms a variant, not %llu (its TSC is one software counter for every vCPU)",
-		       plat_env(), EMULATED_SHAPE_NS / 1000000, FULL_SHAPE_NS / 1000000);
+	if (t_guest_cap_ms(t, T_CAP_TSC_ORDER_WINDOW))
+		t_guest_cap_note(t, T_CAP_TSC_ORDER_WINDOW,
+				 "%llu ms elsewhere (QEMU TCG's TSC is one software counter for every vCPU)",
+				 FULL_SHAPE_NS / 1000000);
 	if (sh == S_STORE)
 		t_diag(t, "store: errors are expected for every clock that does not wait for earlier stores (all but mfence_lfence_rdtsc); reported, not failed");
 	else
@@ -403,7 +402,7 @@ static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name
 		 * only; under an emulator each run waits for three vCPUs to
 		 * share the host's cores (QEMU TCG on 2 host cores: ~8 ms a
 		 * variant, against ~1 ms for the two-CPU shapes) */
-		if (sh == S_LOAD3 && t->quick_end_tsc && !verdict && v != TSC_READER_rdtsc) {
+		if (sh == S_LOAD3 && t_budgeted(t) && !verdict && v != TSC_READER_rdtsc) {
 			nskip++;
 			continue;
 		}

@@ -27,9 +27,6 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/traps.h"
-#include "arch/x86/tsc.h"
-#include "arch/x86/tsc_read.h"
-#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 
 SUITE(tscdeadline, 80, "TSC-deadline timer: latency (HLT/spin), disarm, re-arm, past deadline, no loss, immediate cost; one-shot fallback");
@@ -201,13 +198,13 @@ static void latency_run(struct test_ctx *t, arm_fn arm, slack_fn slack)
 	uint64_t *lat = t_alloc(t, shots * sizeof(uint64_t));
 	bool have_bs = backstop_start();
 	unsigned nd = sizeof(deltas_ns) / sizeof(deltas_ns[0]);
-	unsigned d_lo = t->quick ? 1 : 0, d_hi = nd - (t->quick ? 1 : 0);
+	unsigned d_lo = t_quick(t) ? 1 : 0, d_hi = nd - (t_quick(t) ? 1 : 0);
 	int w_lo = WAIT_SPIN, w_hi = have_bs ? WAIT_HLT : WAIT_SPIN;
 	bool answered = false;
 
 	if (!have_bs)
 		t_diag(t, "HLT waits skipped: no second CPU to act as the wake-up backstop");
-	if (t->quick_end_tsc) {
+	if (t_budgeted(t)) {
 		d_lo = QUICK_DELTA;
 		d_hi = QUICK_DELTA + 1;
 		w_lo = w_hi;
@@ -277,7 +274,7 @@ static bool claim_deadline(struct test_ctx *t)
 		t_skip(t, "%s; see oneshot_latency", why);
 		return false;
 	}
-	if (apic_mode == APIC_MODE_NONE) {
+	if (plat_apic_mode() == APIC_MODE_NONE) {
 		t_skip(t, "no local APIC");
 		return false;
 	}
@@ -399,7 +396,7 @@ TEST(tscdeadline, no_loss, .quick_budget_ms = 10)
 			lost++;
 	}
 	/* settle, then count: exactly one interrupt per shot */
-	tsc_delay_us(1000);
+	plat_delay_us(1000);
 	uint64_t got = fired_count - start;
 
 	t_metric_value(t, "shots", (int64_t)n, "count", "interrupts=%llu lost=%llu",
@@ -431,7 +428,7 @@ TEST(tscdeadline, immediate, .quick_budget_ms = 10)
 		return;
 	size_t n = (size_t)t_iters(t, 10000, 200);
 	uint64_t *c = t_alloc(t, n * sizeof(uint64_t));
-	int nf = t->quick_end_tsc ? 1 : 2;
+	int nf = (int)t_pick(t, 2, 2, 1);
 
 	if (nf < 2)
 		t_diag(t, "budget: quick: nofence only (not mfence_lfence)");
@@ -472,7 +469,7 @@ TEST(tscdeadline, immediate, .quick_budget_ms = 10)
  * LAPIC one-shot series only complement the TSC-deadline ones */
 TEST(tscdeadline, oneshot_latency, .budget_ms = 120000, .quick_budget_ms = 10)
 {
-	if (apic_mode == APIC_MODE_NONE || !timer_count_hz) {
+	if (plat_apic_mode() == APIC_MODE_NONE || !timer_count_hz) {
 		t_skip(t, "no calibrated LAPIC timer");
 		return;
 	}

@@ -34,9 +34,6 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/traps.h"
-#include "arch/x86/tsc.h"
-#include "arch/x86/tsc_read.h"
-#include "arch/x86/percpu.h"
 #include "kernel/platform.h"
 
 SUITE(wrmsr_order, 75, "store -> x2APIC ICR WRMSR -> handler: stale reads per fence variant");
@@ -128,22 +125,22 @@ static uint64_t run_variant(enum variant v, uint32_t dest, unsigned vec, uint64_
 	return stale;
 }
 
-/* Full runs in ring 0 under an emulator or hypervisor, without iters=:
- * each variant stops after this long (after WO_MIN_QUICK rounds).  There
- * the WRMSR is the emulator's, so the counts say nothing about the
- * hardware (docs/suites.md), and 200000 IPIs a variant took QEMU TCG
- * 3 s on a slow host and the software KVM that emulates ring 0 about a
- * minute; hardware-assisted guests finish well inside it. */
-#define WO_GUEST_CAP_MS	500
-
 /* quick: the default 40 ms for the five variants (QEMU TCG on an idle
- * host runs all 2000 rounds of each in ~20 ms) */
+ * host runs all 2000 rounds of each in ~20 ms).
+ *
+ * Full runs in ring 0 under an emulator or hypervisor, without iters=:
+ * each variant stops at the runner's cap (T_CAP_WRMSR_VARIANT, in
+ * kernel/run_policy.c's table), after WO_MIN_QUICK rounds.  There the
+ * WRMSR is the emulator's, so the counts say nothing about the hardware
+ * (docs/suites.md), and 200000 IPIs a variant took QEMU TCG 3 s on a slow
+ * host and the software KVM that emulates ring 0 about a minute;
+ * hardware-assisted guests finish well inside it. */
 TEST(wrmsr_order, stale_reads, .budget_ms = 120000)
 {
 	unsigned rx[1];
 	enum cpu_rel rel = REL_OTHER_PACKAGE;
 
-	if (apic_mode != APIC_MODE_X2APIC) {
+	if (plat_apic_mode() != APIC_MODE_X2APIC) {
 		t_skip(t, "needs x2APIC mode: in xAPIC mode the ICR write is an uncached MMIO store, not a WRMSR");
 		return;
 	}
@@ -172,7 +169,7 @@ TEST(wrmsr_order, stale_reads, .budget_ms = 120000)
 	       rx[0], plat_cpu_rel_name(rel), (unsigned long long)n, plat_cpu_info()->vendor_str);
 	uint64_t stale_of[NVARIANTS] = { 0 }, n_of[NVARIANTS] = { 0 };
 	uint64_t planned = n;
-	bool guest_cap = !t->quick && !t->iters && plat_under_emulator();
+	unsigned cap_ms = t_guest_cap_ms(t, T_CAP_WRMSR_VARIANT);
 	struct t_share sh;
 
 	t_share_begin(&sh, NVARIANTS);
@@ -180,10 +177,10 @@ TEST(wrmsr_order, stale_reads, .budget_ms = 120000)
 		uint64_t lost, end = 0, now = lfence_rdtsc();
 
 		/* quick: an equal share of what is left of the budget */
-		if (t->quick_end_tsc)
+		if (t_budgeted(t))
 			end = now + t_share_cycles(t, &sh, now);
-		else if (guest_cap)
-			end = now + plat_ns_to_cycles(WO_GUEST_CAP_MS * 1000000ull);
+		else if (cap_ms)
+			end = now + plat_ms_to_cycles(cap_ms);
 		t_share_skip(&sh);
 		n = planned;
 		uint64_t stale = run_variant((enum variant)v, dest, vec, &n, &lost, end);
@@ -207,10 +204,11 @@ TEST(wrmsr_order, stale_reads, .budget_ms = 120000)
 		n_of[v] = n;
 	}
 	/* one line for the five (each metric's n= is its count) */
-	if (sh.cut && guest_cap)
-		t_diag(t, "budget: full run in ring 0 under an emulator or hypervisor (env=%s): %u of %d variants stopped at %u ms, after %llu of %llu rounds in all (each metric's n= is its count; iters= runs them all)",
-		       plat_env(), sh.cut, NVARIANTS, WO_GUEST_CAP_MS, (unsigned long long)sh.done,
-		       (unsigned long long)sh.planned);
+	if (sh.cut && cap_ms)
+		t_guest_cap_note(t, T_CAP_WRMSR_VARIANT,
+				 "%u of %d variants stopped, after %llu of %llu rounds in all (each metric's n= is its count)",
+				 sh.cut, NVARIANTS, (unsigned long long)sh.done,
+				 (unsigned long long)sh.planned);
 	else
 		t_share_note(t, &sh, "variants", "each metric's n= is its count");
 	t_conclude(t, "verdict: without a fence the IPI handler read stale data %llu of %llu times (%s); with MFENCE;LFENCE %llu; late-store control %s (%llu of %llu)",

@@ -92,6 +92,39 @@ else
 	result FAIL seam-control "check-seam.sh did not reject a hosted suite including arch/x86/percpu.h"
 fi
 rm -rf "$(dirname "$ctl")"
+# ... no include circle between arch/x86's modules (the interrupt entry and
+# the catch unwind reach the APIC's EOI through its registered hook), with
+# a planted circle as the control
+while IFS= read -r line; do
+	status=${line%% *} rest=${line#* }
+	name=${rest%%:*} detail=""
+	[ "$name" != "$rest" ] && detail=${rest#*: }
+	result "$status" "$name" "$detail"
+done < <(python3 tests/host/check-include-cycles.py)
+# One feature question: CPUID bits are named in the table
+# (arch/x86/cpufeature.h) and decoded by its decoders (cpuinfo.c,
+# meminfo.c, topology.c, cpuenv.c, pmu.c); no CPUID source text or numeric
+# CPUID call elsewhere in code (comments may cite them), with a planted one.
+cpuid_lits() { # files...: "file:line" of CPUID literals in code
+	perl -0777 -ne '
+		s{/\*.*?\*/}{ my $c = $&; $c =~ tr/\n//cd; $c }gse; s{//[^\n]*}{}g;
+		my $n = 0;
+		for my $l (split /\n/, $_, -1) {
+			$n++;
+			print "$ARGV:$n\n" if $l =~ /"[^"\n]*CPUID\.[0-9]/ ||
+				$l =~ /\bcpuid(?:_native|_effective|_count)?\s*\(\s*(?:0x)?[0-9a-fA-F]+u?\s*,/;
+		}
+	' "$@" 2>/dev/null
+}
+lits=$(cpuid_lits $(git ls-files 'kernel/*.[ch]' 'suites/*.[ch]' 'suites/*/*.[ch]' 'tools/hosted/*.[ch]' 'lib/*.[ch]') | head -n 3 | tr '\n' ' ')
+ctl=$(mktemp)
+printf '/* CPUID.1:ECX[31] in a comment is fine */\nconst char *w = "CPU lacks SSE2 (CPUID.1:EDX[26])";\n' >"$ctl"
+if [ -z "$lits" ] && [ "$(cpuid_lits "$ctl" | wc -l)" = 1 ]; then
+	result PASS cpuid-literals
+else
+	result FAIL cpuid-literals "${lits:-the planted literal was not found}"
+fi
+rm -f "$ctl"
 # Layering: boot/ and arch/x86/ are the hardware floor and include nothing
 # from kernel/, suites/ or tests/ (they reach the log floor through arch/x86/log.h).
 up=$(grep -nE '^[[:space:]]*(#|%)[[:space:]]*include[[:space:]]+"(kernel|suites|tests)/' boot/* arch/x86/* 2>/dev/null |
@@ -296,6 +329,20 @@ case $? in
 3) result SKIP suites-doc "$out" ;;
 *) result FAIL suites-doc "$(printf '%s' "$out" | head -n 1)" ;;
 esac
+# The seam's reference is derived from its headers (tools/gen-seam), and
+# the check finds a stale one.
+if out=$(python3 tools/gen-seam --check docs/seam.md 2>&1); then
+	stale=$(mktemp)
+	{ cat docs/seam.md; echo '| `plat_planted` | function | kernel and hosted |'; } >"$stale"
+	if python3 tools/gen-seam --check "$stale" >/dev/null 2>&1; then
+		result FAIL seam-doc "a planted stale docs/seam.md passed --check"
+	else
+		result PASS seam-doc "docs/seam.md matches kernel/test.h and kernel/platform.h"
+	fi
+	rm -f "$stale"
+else
+	result FAIL seam-doc "$out"
+fi
 # Every relative link in README.md and docs/*.md resolves (with a control).
 while IFS= read -r line; do
 	case $line in

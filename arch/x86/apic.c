@@ -4,6 +4,7 @@
 #include "arch/x86/acpi.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/fault.h"
+#include "arch/x86/irq_eoi.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/pic.h"
@@ -132,6 +133,9 @@ void apic_cpu_init(bool bsp)
 {
 	uint64_t base = rdmsr(MSR_IA32_APICBASE);
 
+	/* from here the local APIC delivers interrupts, and ends them */
+	if (bsp)
+		irq_eoi_register(apic_eoi);
 	if (!(base & MSR_IA32_APICBASE_ENABLE)) {
 		base |= MSR_IA32_APICBASE_ENABLE;
 		wrmsr(MSR_IA32_APICBASE, base);

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include "arch/x86/catch.h"
 #include "arch/x86/trapnr.h"
-#include "arch/x86/apic.h"
+#include "arch/x86/irq_eoi.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/percpu.h"
@@ -53,7 +53,7 @@ void catch_deliver(struct regs *r, struct catch_frame *f, int vector, bool from_
 	int keep = from_irq ? 1 : 0;
 
 	for (; c->irq_depth > keep; c->irq_depth--)
-		apic_eoi();
+		irq_eoi();
 	/* the exception or NMI being handled ends with this resume */
 	c->exc_depth = 0;
 	c->catch_top = f->prev;

@@ -36,13 +36,17 @@ struct cpuinfo {
 	bool amd_ibpb, amd_ibrs, amd_stibp, amd_ssbd, verw_clear, perfctr_core;
 	bool avx, avx2, avx512f;		/* the instructions; the state is XCR0's */
 	bool sse2, xsave, osxsave, topoext;
-	uint32_t invlpgb_max_pages;	/* CPUID 0x80000008:EDX[15:0] + 1 */
+	uint32_t invlpgb_max_pages;	/* CPUID_SOURCE_INVLPGB_MAX_PAGES */
 	uint8_t pmu_version, pmu_gp_counters, pmu_gp_width, pmu_fixed_counters;
 	uint8_t pmu_fixed_width, pmu_events_len;	/* CPUID.0AH:EDX[12:5], EAX[31:24] */
 	uint32_t pmu_events_absent;		/* CPUID.0AH:EBX: bit set = event absent */
 	uint8_t phys_bits, virt_bits;
 	bool has_leaf_0b, has_leaf_1f;
 };
+
+/* Where the decoded fields that are not feature bits come from, for the
+ * log (AMD APM vol. 3 E.4.10: INVLPGB's page count). */
+#define CPUID_SOURCE_INVLPGB_MAX_PAGES	"CPUID.80000008H:EDX[15:0]+1"
 
 void cpuinfo_decode(struct cpuinfo *ci, cpuid_fn fn, void *ctx);
 /* The running CPU (uses the CPUID instruction). */

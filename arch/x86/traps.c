@@ -2,7 +2,7 @@
 /* Interrupt and exception dispatch; see traps.h. */
 #include "arch/x86/traps.h"
 #include "arch/x86/trapnr.h"
-#include "arch/x86/apic.h"
+#include "arch/x86/irq_eoi.h"
 #include "arch/x86/catch.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/vectors.h"
@@ -234,5 +234,5 @@ void isr_dispatch(struct regs *r)
 	else
 		c->stray_irq_count++;
 	c->irq_depth--;
-	apic_eoi();
+	irq_eoi();
 }

@@ -46,41 +46,31 @@ DEFINE_COST(wrmsr, "wrmsr")
 DEFINE_COST(mflf_wrmsr, "mfence\n\tlfence\n\twrmsr")
 
 /* quick without iters=: the trials an instrument always runs (the
- * median of 3 U/2U differences), then more in chunks while its equal
- * share of the case's budget lasts, and one at a time, up to
+ * median of 3 U/2U differences), then more while its equal share of what
+ * is left of the case's quick budget lasts (t_u2u_share()), and one at a
+ * time, up to
  * QUICK_MAX_RETRY, while no more than half were usable (k > ran / 2 is
  * checked).  Under the KVM that emulates ring 0 one trial (48 iterations
- * of 32 stores) costs ~8 ms and a host preemption inside the U run drops
- * it, so a count-sized minimum there would be the whole case. */
+ * of 32 stores) costs 5-20 ms and a host preemption inside the U run
+ * drops it, so a count-sized minimum there would be the whole case. */
 #define QUICK_MIN_TRIALS	3
 #define QUICK_MAX_RETRY		16
 
+/* what the quick budget cut, for one budget: line */
 static struct t_share budget;
 
 static size_t cost_trials(struct test_ctx *t, t_timed_fn fn, struct cost *c, uint64_t *s,
 			  size_t planned, size_t *dropped, size_t *ran)
 {
-	if (!t->quick_end_tsc)
+	if (!t_budgeted(t))
 		return t_u2u_budget(t, fn, c, COST_U, planned, planned, s, dropped, ran);
-	uint64_t now = lfence_rdtsc(), end = now + t_share_cycles(t, &budget, now);
-	size_t done = planned < QUICK_MIN_TRIALS ? planned : QUICK_MIN_TRIALS, d = 0;
-	size_t k = t_u2u(fn, c, COST_U, done, s, dropped);
+	size_t done = 0, d = 0;
+	size_t k = t_u2u_share(t, &budget, fn, c, COST_U, planned, QUICK_MIN_TRIALS, s, dropped, &done);
 
-	for (;;) {
-		size_t n = planned - done < T_U2U_CHUNK ? planned - done : T_U2U_CHUNK;
-
-		if (done >= planned)
-			break;
-		if (lfence_rdtsc() >= end) {
-			if (k * 2 > done || done >= QUICK_MAX_RETRY)
-				break;
-			n = 1;
-		}
-		k += t_u2u(fn, c, COST_U, n, s + k, &d);
+	for (; k * 2 <= done && done < QUICK_MAX_RETRY && done < planned; done++) {
+		k += t_u2u(fn, c, COST_U, 1, s + k, &d);
 		*dropped += d;
-		done += n;
 	}
-	t_share_skip(&budget);
 	t_share_took(&budget, done, planned);
 	*ran = done;
 	return k;
@@ -107,25 +97,22 @@ static bool cost_one(struct test_ctx *t, const char *what, t_timed_fn fn, struct
 		*p50_out = p50;
 	/* quick: the _drain metric says the same (each line is ~10 ms of
 	 * console under a KVM that emulates ring 0) */
-	if (base_p50 != UINT64_MAX && !t->quick_end_tsc)
+	if (base_p50 != UINT64_MAX && !t_budgeted(t))
 		t_diag(t, "%s after %u stores: median %llu cycles, %+lld vs the stores alone (the drain) env=%s",
 		       what, NSTORES, (unsigned long long)p50, (long long)p50 - (long long)base_p50, plat_env());
 	t_check(t, k > trials / 2, "%s: only %zu of %zu trials usable", what, k, trials);
 	return true;
 }
 
-void lit_case_wrmsr_cost(struct test_ctx *t)
+TEST(litmus, wrmsr_cost, .order = 50, .budget_ms = 120000)
 {
-	struct plat_mem_info mi;
 	size_t trials = (size_t)t_iters(t, 1000, 50);
 	uint64_t *s = t_alloc(t, trials * sizeof(uint64_t));
 	struct cost c = { t_alloc(t, NSTORES * 64), 0, 0, 0 };
 	uint64_t base = 0, p50;
 	char why[200], extra[96];
 
-	plat_mem_info(&mi);
-	/* the instruments that may run: none, mfence, serialize, 5 WRMSRs
-	 * (one that skips leaves its share to the others) */
+	/* the instruments that may run: none, mfence, serialize, 5 WRMSRs */
 	t_share_begin(&budget, 8);
 	if (!cost_one(t, "none", cost_none, &c, s, trials, UINT64_MAX, &base, ""))
 		return;
@@ -135,11 +122,9 @@ void lit_case_wrmsr_cost(struct test_ctx *t)
 	struct probe pr = { 0, true };
 
 	if (!plat_cpu_has(X86_FEATURE_SERIALIZE)) {
-		t_share_skip(&budget);
 		x86_feature_absent_why(X86_FEATURE_SERIALIZE, "SERIALIZE", why, sizeof(why));
 		t_diag(t, "serialize: SKIP %s env=%s", why, plat_env());
 	} else if (!lit_probe_elsewhere(&pr, why, sizeof(why), "SERIALIZE")) {
-		t_share_skip(&budget);
 		t_diag(t, "serialize: SKIP %s env=%s", why, plat_env());
 	} else if (cost_one(t, "serialize", cost_serialize, &c, s, trials, base, &p50, ""))
 		t_metric_value(t, "serialize_drain", (int64_t)p50 - (int64_t)base, "cycles",
@@ -158,7 +143,6 @@ void lit_case_wrmsr_cost(struct test_ctx *t)
 		if (!no && !lit_msr_value(k, 0, &v, why, sizeof(why)))
 			no = why;
 		if (no) {
-			t_share_skip(&budget);
 			t_diag(t, "litmus.wrmsr_cost.%s: SKIP %s env=%s", what, no, plat_env());
 			continue;
 		}

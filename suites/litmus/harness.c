@@ -311,7 +311,7 @@ void lit_metric_tail(struct test_ctx *t, const struct lit *l, const char *what, 
 	/* quick: a start judged on too few iterations says only that (the
 	 * ties and lateness of a handful mean nothing; each line is ~10 ms
 	 * of console under a KVM that emulates ring 0) */
-	if (t->quick_end_tsc && !strcmp(bal, "too-few"))
+	if (t_budgeted(t) && !strcmp(bal, "too-few"))
 		t_diag(t, "%s: start %s: %s", what, bal, why);
 	else if (strcmp(bal, "balanced") != 0)
 		t_diag(t, "%s: start %s: %s; ties %llu, worst lateness %llu ns env=%s", what, bal, why,
@@ -323,10 +323,19 @@ void lit_metric_tail(struct test_ctx *t, const struct lit *l, const char *what, 
  * budget cut (lit_plan); credit: the cycles the negative controls ran,
  * not charged to the others */
 static struct t_share plan;
+/* a full run of ring 0 under an emulator or hypervisor: the runs the
+ * runner's cap (t_guest_cap_ms()) stopped, of those that ran, and their
+ * iterations, for lit_plan_note()'s budget: line */
+static struct {
+	unsigned runs, cut;
+	uint64_t done, planned;
+} guest_cut;
 
 void lit_plan(unsigned runs)
 {
 	t_share_begin(&plan, runs);
+	guest_cut.runs = guest_cut.cut = 0;
+	guest_cut.done = guest_cut.planned = 0;
 }
 
 void lit_plan_skip(void)
@@ -337,6 +346,11 @@ void lit_plan_skip(void)
 void lit_plan_note(struct test_ctx *t)
 {
 	t_share_note(t, &plan, "runs", "each metric's iters= is its n");
+	if (guest_cut.cut)
+		t_guest_cap_note(t, T_CAP_LITMUS_RUN,
+				 "%u of %u runs stopped, after %llu of %llu iterations in all (each metric's iters= is its n)",
+				 guest_cut.cut, guest_cut.runs, (unsigned long long)guest_cut.done,
+				 (unsigned long long)guest_cut.planned);
 }
 
 bool lit_cut(const struct lit *l)
@@ -344,7 +358,9 @@ bool lit_cut(const struct lit *l)
 	return l->tally.iters < l->iters;
 }
 
-/* The time cap of this run: cap_ms of TSC from t0; or, in quick without
+/* The time cap of this run: cap_ms of TSC from t0 (CAP_FULL_MS; in quick
+ * with iters=, CAP_QUICK_MS; in a full run of ring 0 under an emulator or
+ * hypervisor, the runner's cap, t_guest_cap_ms()); or, in quick without
  * iters=, stop_rel cycles from the first release (when every thread is
  * in: waking the other vCPUs can take milliseconds on a busy host), this
  * run's equal share of what is left of the case's quick sample budget.
@@ -355,14 +371,11 @@ bool lit_cut(const struct lit *l)
 static uint64_t stop_instant(const struct test_ctx *t, const struct spec *sp, uint64_t t0,
 			     uint64_t *cap_ms, uint64_t *stop_rel, uint64_t *giveup_rel)
 {
-	struct plat_mem_info mi;
-
-	plat_mem_info(&mi);
 	*stop_rel = *giveup_rel = 0;
-	*cap_ms = plat_ring0() && plat_under_emulator() ? CAP_QUICK_MS : CAP_FULL_MS;
-	if (!t->quick_end_tsc) {
-		if (t->quick)
-			*cap_ms = CAP_QUICK_MS;
+	if (!t_budgeted(t)) {
+		unsigned guest = t_guest_cap_ms(t, T_CAP_LITMUS_RUN);
+
+		*cap_ms = t_quick(t) ? CAP_QUICK_MS : guest ? guest : CAP_FULL_MS;
 		return t0 + plat_ns_to_cycles(*cap_ms * 1000000ull);
 	}
 	uint64_t share = t_share_cycles(t, &plan, t0);
@@ -407,7 +420,7 @@ bool lit_run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 	/* quick without iters= (a time budget): a variant that is not a
 	 * negative control runs a quarter of the count; the controls keep
 	 * theirs */
-	if (t->quick_end_tsc && !sp->d.control)
+	if (t_budgeted(t) && !sp->d.control)
 		l->iters = QUICK_ITERS_PLAIN;
 	l->seed = t->seed ^ ((uint64_t)test << 32 | (uint64_t)sp->va << 8 | sp->vb);
 	l->release_cycles = plat_ns_to_cycles(RELEASE_NS);
@@ -434,16 +447,23 @@ bool lit_run_one(struct test_ctx *t, const struct spec *sp, struct lit **out)
 		       sp->what, BARRIER_TIMEOUT_US / 1000, (unsigned long long)l->abort_iter);
 		return false;
 	}
-	if (t->quick_end_tsc) {
+	if (t_budgeted(t)) {
 		/* one line for the case (lit_plan_note): the metric's iters=
 		 * is this run's n */
 		if (sp->d.control && sp->test != T_IRIW)
 			plan.credit += lfence_rdtsc() - t0;
 		t_share_took(&plan, l->tally.iters, l->iters);
-	} else if (lit_cut(l)) {
-		t_diag(t, "%s: stopped by the time cap after %llu of %llu iterations (%llu us)", sp->what,
-		       (unsigned long long)l->tally.iters, (unsigned long long)l->iters,
-		       (unsigned long long)us);
+	} else {
+		if (lit_cut(l))
+			t_diag(t, "%s: stopped by the time cap after %llu of %llu iterations (%llu us)",
+			       sp->what, (unsigned long long)l->tally.iters,
+			       (unsigned long long)l->iters, (unsigned long long)us);
+		if (t_guest_cap_ms(t, T_CAP_LITMUS_RUN)) {
+			guest_cut.runs++;
+			guest_cut.cut += lit_cut(l);
+			guest_cut.done += l->tally.iters;
+			guest_cut.planned += l->iters;
+		}
 	}
 	t_check(t, l->tally.iters > 0, "%s: no iteration completed", sp->what);
 	t_check(t, l->tally.invalid == 0,

@@ -3,20 +3,23 @@
  * suite: every file here also builds into ringlab-hosted, so none includes
  * arch/x86/ (tests/host/check-seam.sh).
  *
- *   suite.c    the suite and its cases, in run order
+ *   suite.c    the suite, and the list of its cases in run order
  *   harness.c  the threads, their barriers and balanced start, one run of
  *              a test (lit_run_one) and the fields every metric ends with
- *   classic.c  SB, MP, MP with MOVNTI data, IRIW and their controls
+ *   classic.c  cases sb, mp, mp_nt, iriw: SB, MP, MP with MOVNTI data,
+ *              IRIW and their controls
  *   msr.c      the WRMSR variants' MSRs: usable here?, their values, the
  *              check that each still holds its value after a run
  *   wrmsr.c    SB with WRMSR as thread A's only barrier, and its verdict
- *   cost.c     wrmsr_cost: each barrier after 32 pending stores
+ *              (part of case sb)
+ *   cost.c     case wrmsr_cost: each barrier after 32 pending stores
  *
  * The x86 memory model, observed.  Each test runs a fixed number
  * of iterations (200000, IRIW 100000, quick 2000 (500 for a variant
  * that is not a negative control, without iters=), or iters=; stopped early
- * after 2 s, or 0.3 s in ring 0 under an emulator or hypervisor (CI
- * boots full runs under TCG); quick with iters=: 0.3 s; quick without
+ * after 2 s, or in a full run of ring 0 under an emulator or hypervisor
+ * after the runner's cap, t_guest_cap_ms() (0.3 s; CI boots full runs
+ * under TCG), with a budget: line; quick with iters=: 0.3 s; quick without
  * iters=, the case's quick sample budget shared equally by the runs still
  * to come, a negative control never less than CAP_QUICK_CONTROL_MS; each
  * run completes at least one iteration, and one `# budget:` line per case
@@ -75,9 +78,13 @@
 #include "kernel/test.h"
 #include "lib/litmus.h"
 
+/* The suite record (suite.c), for the TEST()s of the job files. */
+SUITE_EXTERN(litmus);
+
 #define SKEW_MAX	64	/* the random start skew, loop turns: 0..63 */
 #define MAX_THREADS	LITMUS_MAX_THREADS
-#define CAP_QUICK_MS	300	/* also full runs of ring 0 under an emulator or hypervisor */
+#define CAP_QUICK_MS	300	/* quick with iters= (a full run of ring 0 under an
+				 * emulator or hypervisor: t_guest_cap_ms()) */
 /* quick without iters=: a negative control's time floor, from its first
  * release.  Its 2000 iterations take 5-10 ms under QEMU TCG on a quiet
  * host (nofence_cross and a_none_b_mfence see r0=0,r1=0 tens to hundreds
@@ -220,13 +227,5 @@ void lit_msr_check_restore(struct test_ctx *t, enum msr_kind k, unsigned cpu, ui
  * symmetric shape's, nofence_cross) and ca (the one-sided shape's,
  * a_none_b_mfence); NULL: that control did not run. */
 void lit_sb_wrmsr(struct test_ctx *t, const struct litmus_tally *cs, const struct litmus_tally *ca);
-
-/* ---- the cases (suite.c runs them in this order) ---- */
-
-void lit_case_sb(struct test_ctx *t);		/* classic.c */
-void lit_case_mp(struct test_ctx *t);
-void lit_case_mp_nt(struct test_ctx *t);
-void lit_case_iriw(struct test_ctx *t);
-void lit_case_wrmsr_cost(struct test_ctx *t);	/* cost.c */
 
 #endif

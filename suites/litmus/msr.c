@@ -75,9 +75,6 @@ bool lit_probe_elsewhere(struct probe *p, char *why, size_t size, const char *wh
  * (naming the CPUID bit where the MSR does not exist). */
 const char *lit_msr_unusable(enum msr_kind k, char *why, size_t size)
 {
-	struct plat_mem_info mi;
-
-	plat_mem_info(&mi);
 	if (!plat_ring0())
 		return "WRMSR needs ring 0 (the hosted build runs in ring 3)";
 	switch (k) {

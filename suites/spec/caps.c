@@ -5,8 +5,6 @@
 #include "suites/spec/spec.h"
 #include "kernel/test.h"
 #include "kernel/platform.h"
-#include "arch/x86/cpufeature.h"
-#include "arch/x86/cpuinfo.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/spec_seq.h"
 #include "lib/printf.h"
@@ -58,9 +56,9 @@ static const char *lacks_text(char *buf, size_t size, const char *what, const st
 
 bool spec_has_spec_ctrl(void)
 {
-	const struct cpuinfo *c = plat_cpu_info();
-
-	return c->spec_ctrl || c->stibp || c->ssbd || c->amd_ibrs || c->amd_stibp || c->amd_ssbd;
+	return plat_cpu_has(X86_FEATURE_SPEC_CTRL) || plat_cpu_has(X86_FEATURE_INTEL_STIBP) ||
+	       plat_cpu_has(X86_FEATURE_SPEC_CTRL_SSBD) || plat_cpu_has(X86_FEATURE_AMD_IBRS) ||
+	       plat_cpu_has(X86_FEATURE_AMD_STIBP) || plat_cpu_has(X86_FEATURE_AMD_SSBD);
 }
 
 static const char *no_spec_ctrl_text(void)
@@ -171,25 +169,26 @@ bool spec_rtm_usable(char *why, size_t n)
  * CPU has. */
 void spec_ctrl_pair(uint64_t base, uint64_t *a, uint64_t *b, const char **what)
 {
-	const struct cpuinfo *c = plat_cpu_info();
+	bool bhi_ctrl = plat_cpu_has(X86_FEATURE_BHI_CTRL);
+	bool ibrs = plat_cpu_has(X86_FEATURE_SPEC_CTRL);
 	uint64_t bit;
 
-	if (c->bhi_ctrl && c->spec_ctrl) {
+	if (bhi_ctrl && ibrs) {
 		*a = base | SPEC_CTRL_IBRS;
 		*b = *a | SPEC_CTRL_BHI_DIS_S;
 		*what = "IBRS<->IBRS|BHI_DIS_S";
 		return;
 	}
-	if (c->bhi_ctrl) {
+	if (bhi_ctrl) {
 		*a = base & ~SPEC_CTRL_BHI_DIS_S;
 		*b = base | SPEC_CTRL_BHI_DIS_S;
 		*what = "BHI_DIS_S";
 		return;
 	}
-	if (c->spec_ctrl || c->amd_ibrs) {
+	if (ibrs || plat_cpu_has(X86_FEATURE_AMD_IBRS)) {
 		bit = SPEC_CTRL_IBRS;
 		*what = "IBRS";
-	} else if (c->stibp || c->amd_stibp) {
+	} else if (plat_cpu_has(X86_FEATURE_INTEL_STIBP) || plat_cpu_has(X86_FEATURE_AMD_STIBP)) {
 		bit = SPEC_CTRL_STIBP;
 		*what = "STIBP";
 	} else {

@@ -9,8 +9,6 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/apic_timer.h"
-#include "arch/x86/cpufeature.h"
-#include "arch/x86/cpuinfo.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/regs.h"
@@ -92,7 +90,7 @@ static bool variant_ok(struct test_ctx *t, const struct variant *v, const struct
 		spec_budget_skip();
 		/* quick: the operation's own case says why (each line is
 		 * ~10 ms of console under a KVM that emulates ring 0) */
-		if (t->quick_end_tsc)
+		if (t_budgeted(t))
 			t_diag(t, "%s: skipped (as its own case)", v->metric);
 		else
 			t_diag(t, "%s: skipped: %s", v->metric, why);
@@ -190,7 +188,7 @@ static void immed_body(struct test_ctx *t, void *p)
 		(unsigned long long)(fired - before));
 }
 
-void spec_case_immed_arm(struct test_ctx *t)
+TEST(spec, immed_arm, .order = 70, .budget_ms = 120000)
 {
 	if (!timer_has_tscdeadline) {
 		char why[200];
@@ -209,7 +207,7 @@ void spec_case_immed_arm(struct test_ctx *t)
 	r.rtm = spec_rtm_usable(why, sizeof(why));
 	r.s = spec_samples(t, r.n);
 	spec_say_env(t);
-	if (!t->quick_end_tsc)	/* quick: the line costs ~20 ms under a KVM that emulates ring 0 */
+	if (!t_budgeted(t))	/* quick: the line costs ~20 ms under a KVM that emulates ring 0 */
 		t_diag(t, "ring-0 counterpart of kvm-unit-tests' vmexit tscdeadline_immed: WRMSR IA32_TSC_DEADLINE <- now, not waiting for the interrupt (taken after the window); not tscdeadline.immediate, which waits for it");
 	if (spec_has_spec_ctrl()) {
 		const char *what;

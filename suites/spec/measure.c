@@ -15,7 +15,7 @@ void spec_say_env(struct test_ctx *t)
 
 	/* quick: once a run (every metric carries env= too; the line is
 	 * ~30 ms of console under a KVM that emulates ring 0) */
-	if (t->quick_end_tsc && said)
+	if (t_budgeted(t) && said)
 		return;
 	said = true;
 	if (plat_under_emulator())
@@ -69,7 +69,7 @@ void spec_budget_skip(void)
 
 uint64_t spec_budget_end(void)
 {
-	if (!budget_t || !budget_t->quick_end_tsc)
+	if (!budget_t || !t_budgeted(budget_t))
 		return 0;
 	uint64_t now = lfence_rdtsc();
 

@@ -6,8 +6,6 @@
 #include "kernel/test.h"
 #include "kernel/platform.h"
 #include "arch/x86/cpu.h"
-#include "arch/x86/cpufeature.h"
-#include "arch/x86/cpuinfo.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/fault.h"
 #include "arch/x86/msr.h"
@@ -68,7 +66,7 @@ static void spec_ctrl_body(struct test_ctx *t, void *p)
 		(unsigned long long)now2);
 }
 
-void spec_case_spec_ctrl(struct test_ctx *t)
+TEST(spec, spec_ctrl, .order = 10)
 {
 	if (!spec_has_spec_ctrl()) {
 		t_skip(t, "%s", spec_no_spec_ctrl());
@@ -117,7 +115,7 @@ static void op_bhb_long(void *p, size_t i)
 	r->bad += r->got != r->want;
 }
 
-void spec_case_bhb_clear(struct test_ctx *t)
+TEST(spec, bhb_clear, .order = 20)
 {
 	size_t n = spec_iters(t);
 	uint64_t *s = spec_samples(t, n);
@@ -181,7 +179,7 @@ static void op_tsx_abort(void *p, size_t i)
 	r->odd += !(r->last & XABORT_EXPLICIT) || XABORT_CODE(r->last) != 0xff;
 }
 
-void spec_case_tsx_abort(struct test_ctx *t)
+TEST(spec, tsx_abort, .order = 30)
 {
 	char why[200];
 
@@ -216,7 +214,7 @@ static void op_verw(void *p, size_t i)
 	*(size_t *)p += !verw(KERNEL_DS);
 }
 
-void spec_case_verw(struct test_ctx *t)
+TEST(spec, verw, .order = 40)
 {
 	if (!spec_has_verw_clear()) {
 		t_skip(t, "%s", spec_no_verw());
@@ -281,7 +279,7 @@ static void command_msr(struct test_ctx *t, uint32_t msr, uint64_t cmd, const ch
 	spec_budget_note(t);
 }
 
-void spec_case_ibpb(struct test_ctx *t)
+TEST(spec, ibpb, .order = 50)
 {
 	if (!spec_has_ibpb()) {
 		t_skip(t, "%s", spec_no_ibpb());
@@ -290,7 +288,7 @@ void spec_case_ibpb(struct test_ctx *t)
 	command_msr(t, MSR_IA32_PRED_CMD, PRED_CMD_IBPB, "pred_cmd_ibpb");
 }
 
-void spec_case_l1d_flush(struct test_ctx *t)
+TEST(spec, l1d_flush, .order = 60)
 {
 	if (!plat_cpu_has(X86_FEATURE_FLUSH_L1D)) {
 		t_skip(t, "%s", spec_no_l1d());

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* spec: what the suite's files share (suites/spec/).
  *
- *   suite.c    the suite and its cases, in run order
+ *   suite.c    the suite, and the list of its cases in run order
  *   measure.c  the timing bracket, its overhead, the samples, the answers
  *   guard.c    saved MSRs, their restore, and the guarded region
  *   caps.c     what the CPU has: the CPUID bits and the skip reasons,
  *              RTM usability, the SPEC_CTRL toggle pair
- *   ops.c      each operation timed alone: spec_ctrl, bhb_clear,
+ *   ops.c      each operation timed alone: cases spec_ctrl, bhb_clear,
  *              tsx_abort, verw, ibpb, l1d_flush
- *   immed.c    immed_arm: the TSC-deadline arm alone and after each
- *   restore.c  restore_after_fault, restore_after_timeout
+ *   immed.c    case immed_arm: the TSC-deadline arm alone and after each
+ *   restore.c  cases restore_after_fault, restore_after_timeout
  *
  * What the suite measures: the speculation-control operations' cost in
  * ring 0.  The seed (Linux "x86/bhi: avoid hardware mitigation for
@@ -65,7 +65,9 @@
 #include <stdint.h>
 #include "kernel/test.h"
 #include "kernel/platform.h"
-#include "arch/x86/tsc_read.h"
+
+/* The suite record (suite.c), for the TEST()s of the job files. */
+SUITE_EXTERN(spec);
 
 /* ---- measure.c: environment and timing ---- */
 
@@ -171,17 +173,5 @@ const char *spec_no_l1d(void);
 bool spec_rtm_usable(char *why, size_t n);
 /* The two SPEC_CTRL values a toggle alternates between, and their name. */
 void spec_ctrl_pair(uint64_t base, uint64_t *a, uint64_t *b, const char **what);
-
-/* ---- the cases (suite.c runs them in this order) ---- */
-
-void spec_case_spec_ctrl(struct test_ctx *t);		/* ops.c */
-void spec_case_bhb_clear(struct test_ctx *t);
-void spec_case_tsx_abort(struct test_ctx *t);
-void spec_case_verw(struct test_ctx *t);
-void spec_case_ibpb(struct test_ctx *t);
-void spec_case_l1d_flush(struct test_ctx *t);
-void spec_case_immed_arm(struct test_ctx *t);		/* immed.c */
-void spec_case_restore_after_fault(struct test_ctx *t);	/* restore.c */
-void spec_case_restore_after_timeout(struct test_ctx *t);
 
 #endif

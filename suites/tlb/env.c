@@ -20,7 +20,6 @@
 #include "arch/x86/processor-flags.h"
 #include "arch/x86/tlbflush.h"
 #include "arch/x86/trapnr.h"
-#include "lib/printf.h"
 #include "lib/string.h"
 
 const uint64_t tlb_magic[2] = { 0x4141414141410a0aull, 0x4242424242420b0bull };
@@ -200,28 +199,18 @@ static void run_body(void *arg)
  * prints the result (and reports, should it fail). */
 #define RESTORED_TEXT	"test mapping removed, CR3/CR4 restored"
 
-/* body under a catch point of its own (plat_catch); a fault fails the
- * case, the watchdog times it out.  Returns plat_catch()'s result. */
+/* body under a catch point of its own (plat_catch); unless the fault is
+ * expected (PLAT_CATCH_QUIET), the runner turns how it ended into the
+ * case's verdict (t_caught: a fault fails the case, the watchdog times it
+ * out).  Returns plat_catch()'s result. */
 static int run_guarded(struct test_ctx *t, struct env *e, body_fn body, unsigned flags,
 		       struct plat_fault *f)
 {
 	struct guarded g = { e, body };
 	int rc = plat_catch(run_body, &g, flags, f);
-	char what[160];
 
-	if (rc == PLAT_OK || (flags & PLAT_CATCH_QUIET))
-		return rc;
-	if (rc == PLAT_TIMEOUT) {
-		t->result = RES_TIMEOUT;
-		rl_snprintf(t->reason, sizeof(t->reason),
-			    "budget of %llu ms exceeded at rip=0x%llx; " RESTORED_TEXT,
-			    (unsigned long long)t->budget_ms, (unsigned long long)f->rip);
-	} else if (rc == PLAT_FAULT) {
-		plat_fault_describe(f, what, sizeof(what));
-		t_fail(t, "%s; " RESTORED_TEXT, what);
-	} else {
-		t_fail(t, "test body: %s; " RESTORED_TEXT, plat_strerror(rc));
-	}
+	if (!(flags & PLAT_CATCH_QUIET))
+		t_caught(t, rc, f, "test body", RESTORED_TEXT);
 	return rc;
 }
 
@@ -255,7 +244,7 @@ static void body_fault(struct env *e)
 	(void)peek(pt_win_va_4k(7));	/* not mapped: #PF */
 }
 
-void tlb_cleanup_on_fault(struct test_ctx *t)
+TEST(tlb, cleanup_on_fault, .order = 60)
 {
 	static struct env e;
 	struct plat_fault f;
@@ -282,10 +271,10 @@ void tlb_cleanup_on_fault(struct test_ctx *t)
 		"identity map broken at 0x%llx", (unsigned long long)e.frame[0]);
 }
 
-/* Fails on purpose (run only when named): the watchdog stops the case in
- * the middle of a mapping with CR4.PGE set; the restore must still leave
- * everything as it was, which the case checks after the unwind (and the
- * next case that installs the window would find its PML4 slot in use). */
+/* The watchdog stops the case (timeout_cleanup, below) in the middle of
+ * a mapping with CR4.PGE set; the restore must still leave everything as
+ * it was, which the case checks after the unwind (and the next case that
+ * installs the window would find its PML4 slot in use). */
 static void body_hang(struct env *e)
 {
 	pt_win_map_4k(&e->w, 0, e->frame[0], true);
@@ -297,7 +286,9 @@ static void body_hang(struct env *e)
 	t_fail(e->t, "the watchdog did not stop the case within 60 s");
 }
 
-void tlb_timeout_cleanup(struct test_ctx *t)
+/* Fails on purpose (run only when named): the watchdog stops it after
+ * 1 s; what is checked is what the unwind left behind. */
+TEST(tlb, timeout_cleanup, .order = 70, .flags = T_EXPLICIT, .budget_ms = 1000)
 {
 	uint64_t *pml4 = (uint64_t *)(uintptr_t)paging_root();
 	uint64_t slot = pml4[PT_WIN_PML4_INDEX], cr3 = read_cr3(), cr4 = read_cr4();

@@ -7,12 +7,10 @@
 #include "kernel/test.h"
 #include "kernel/platform.h"
 #include "arch/x86/cpu.h"
-#include "arch/x86/cpufeature.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/pgtable_test.h"
 #include "arch/x86/processor-flags.h"
 #include "arch/x86/tlbflush.h"
-#include "arch/x86/tsc_read.h"
 #include "lib/printf.h"
 
 /* -------------------------------------------------- one stale round --- */
@@ -183,7 +181,7 @@ static void body_flush_4k(struct env *e)
 	run_method(e, "global_flush.1p.1cpu", &p, fl_global, true);
 }
 
-void tlb_flush_4k(struct test_ctx *t)
+TEST(tlb, flush_4k, .order = 10)
 {
 	with_env(t, false, body_flush_4k);
 }
@@ -202,7 +200,7 @@ static void body_global(struct env *e)
 	run_method(e, "nonglobal_mov_cr3.1p.1cpu", &ng, fl_mov_cr3, true);
 }
 
-void tlb_global(struct test_ctx *t)
+TEST(tlb, global, .order = 20)
 {
 	if (!t_require(t, X86_FEATURE_PGE, "PGE"))
 		return;
@@ -228,7 +226,9 @@ static void body_flush_2m(struct env *e)
 	}
 }
 
-void tlb_flush_2m(struct test_ctx *t)
+/* Generous budget: a nested KVM emulates the PTE writes, flushes and
+ * 2 MiB walks of every round. */
+TEST(tlb, flush_2m, .order = 30, .budget_ms = 120000)
 {
 	with_env(t, true, body_flush_2m);
 }
@@ -274,7 +274,7 @@ static void body_invpcid(struct env *e)
 	run_methods(e, invpcid_rows + 4, 4);
 }
 
-void tlb_invpcid(struct test_ctx *t)
+TEST(tlb, invpcid, .order = 40)
 {
 	if (!t_require(t, X86_FEATURE_INVPCID, "INVPCID"))
 		return;
@@ -394,7 +394,7 @@ static void body_pcid(struct env *e)
 		t_conclude(t, "control not observed: no entry of PCID 1 survived a no-flush CR3 write, so the INVPCID/CR3 flush checks could not have caught a flush that does nothing; they show only that the instructions execute and leave no stale entry");
 }
 
-void tlb_pcid(struct test_ctx *t)
+TEST(tlb, pcid, .order = 50)
 {
 	if (!t_require(t, X86_FEATURE_PCID, "PCID"))
 		return;
@@ -496,7 +496,7 @@ static uint64_t time_load(uint64_t va)
 }
 
 /* quick: trials each series gets before the case's sample budget
- * (TEST_EXQ in suite.c) may stop it */
+ * (.quick_budget_ms of TEST(tlb, cost) below) may stop it */
 #define COST_MIN_QUICK	8
 
 /* Series the quick budget cut short: one budget line for all of them
@@ -521,7 +521,7 @@ static void cost_cut(struct cost_cuts *c, size_t done, size_t planned)
  * hit and after INVLPG); every flush instruction's own cost still runs. */
 static bool cost_rewalk_in_quick(const struct test_ctx *t, int op)
 {
-	return !t_quick_budget_cycles(t) || op < 0 || op == OP_INVLPG_PRESENT;
+	return !t_budgeted(t) || op < 0 || op == OP_INVLPG_PRESENT;
 }
 
 static void body_cost(struct env *e)
@@ -531,19 +531,19 @@ static void body_cost(struct env *e)
 	uint64_t *s = t_alloc(t, trials * sizeof(uint64_t));
 	struct t_overhead ovh;
 	char ovh_text[120];
-	const struct cpuinfo *ci = plat_cpu_info();
+	bool invpcid = plat_cpu_has(X86_FEATURE_INVPCID);
 	struct cost_cuts cuts = { 0 };
 	bool quick_said = false;
 
 	for (unsigned i = 0; i < 2 * COST_U; i++)
 		pt_win_map_4k(&e->w, i, e->frame[i & 1], false);
-	if (ci->pge)
+	if (plat_cpu_has(X86_FEATURE_PGE))
 		pge_on();	/* as Linux runs: global flush = CR4.PGE toggle */
 	/* The LFENCE;RDTSC bracket alone (time_load()'s), subtracted from
 	 * single loads. */
 	t_overhead_measure(&ovh, T_BRACKET_LFENCE, trials);
 	t_overhead_text(&ovh, ovh_text, sizeof(ovh_text));
-	if (!ci->invpcid) {
+	if (!invpcid) {
 		char why[200];
 
 		x86_feature_absent_why(X86_FEATURE_INVPCID, "INVPCID", why, sizeof(why));
@@ -552,7 +552,7 @@ static void body_cost(struct env *e)
 	for (int op = 0; op < OP_N; op++) {
 		size_t k = 0, dropped = 0;
 
-		if (cost_ops[op].invpcid && !ci->invpcid)
+		if (cost_ops[op].invpcid && !invpcid)
 			continue;
 		size_t i;
 
@@ -592,7 +592,7 @@ static void body_cost(struct env *e)
 		const char *name = op < 0 ? "rewalk_hit.1p.1cpu" : cost_ops[op].rewalk;
 		size_t k = 0;
 
-		if (op >= 0 && (!name || (cost_ops[op].invpcid && !ci->invpcid)))
+		if (op >= 0 && (!name || (cost_ops[op].invpcid && !invpcid)))
 			continue;
 		if (!cost_rewalk_in_quick(t, op)) {
 			if (!quick_said)
@@ -633,7 +633,9 @@ static void body_cost(struct env *e)
 	}
 }
 
-void tlb_cost(struct test_ctx *t)
+/* quick: 15 ms of sample budget, at least COST_MIN_QUICK (8) trials a
+ * series */
+TEST(tlb, cost, .order = 80, .budget_ms = 60000, .quick_budget_ms = 15)
 {
 	with_env(t, false, body_cost);
 }

@@ -2,78 +2,25 @@
 /* tlb: does each way of invalidating TLB entries work, what does it cost,
  * and what does a remote shootdown cost, by IPI and by AMD's INVLPGB.
  *
- * The suite and its cases, in run order; each case's work lives in the file
- * of its job (suites/tlb/tlb.h lists them).  The runner orders a suite's
- * cases by the source line of their TEST() (kernel/runner.c), whichever
- * file it is in, so the cases of a suite split over files are defined here,
- * in one file: their order is this file's order. */
-#include "suites/tlb/tlb.h"
+ * The suite.  Its cases live in the files of their jobs (suites/tlb/tlb.h
+ * says what each file holds); each TEST() names its place with .order, as
+ * the runner cannot order cases of different files by source line
+ * (kernel/test.h TEST).  In run order:
+ *
+ *   10  flush_4k          local.c
+ *   20  global            local.c
+ *   30  flush_2m          local.c
+ *   40  invpcid           local.c
+ *   50  pcid              local.c
+ *   60  cleanup_on_fault  env.c
+ *   70  timeout_cleanup   env.c (only when named)
+ *   80  cost              local.c
+ *   90  shootdown         shootdown.c
+ *  100  invlpgb           invlpgb.c
+ *  110  invlpgb_count     invlpgb.c
+ *  120  summary           summary.c (reads what the cases before it measured)
+ *
+ * Gaps of 10, so that a case can go between two without renumbering. */
 #include "kernel/test.h"
 
 SUITE(tlb, 85, "TLB flush correctness with stale-entry controls (INVLPG, CR3, global, PCID/INVPCID, 2 MiB), flush and re-walk cost, IPI shootdown vs INVLPGB");
-
-TEST(tlb, flush_4k)
-{
-	tlb_flush_4k(t);
-}
-
-TEST(tlb, global)
-{
-	tlb_global(t);
-}
-
-/* Generous budget: a nested KVM emulates the PTE writes, flushes and
- * 2 MiB walks of every round. */
-TEST(tlb, flush_2m, .budget_ms = 120000)
-{
-	tlb_flush_2m(t);
-}
-
-TEST(tlb, invpcid)
-{
-	tlb_invpcid(t);
-}
-
-TEST(tlb, pcid)
-{
-	tlb_pcid(t);
-}
-
-TEST(tlb, cleanup_on_fault)
-{
-	tlb_cleanup_on_fault(t);
-}
-
-/* Fails on purpose (run only when named): the watchdog stops it after
- * 1 s; what is checked is what the unwind left behind. */
-TEST(tlb, timeout_cleanup, .flags = T_EXPLICIT, .budget_ms = 1000)
-{
-	tlb_timeout_cleanup(t);
-}
-
-/* quick: 15 ms of sample budget, at least 8 trials a series */
-TEST(tlb, cost, .budget_ms = 60000, .quick_budget_ms = 15)
-{
-	tlb_cost(t);
-}
-
-/* quick: 20 ms of sample budget; then one round a point (shootdown.c) */
-TEST(tlb, shootdown, .budget_ms = 120000, .quick_budget_ms = 20)
-{
-	tlb_shootdown(t);
-}
-
-TEST(tlb, invlpgb, .budget_ms = 120000)
-{
-	tlb_invlpgb(t);
-}
-
-TEST(tlb, invlpgb_count)
-{
-	tlb_invlpgb_count(t);
-}
-
-TEST(tlb, summary)
-{
-	tlb_summary(t);
-}

@@ -5,7 +5,6 @@
 #include "suites/tlb/tlb.h"
 #include "kernel/test.h"
 #include "kernel/platform.h"
-#include "arch/x86/cpufeature.h"
 #include "lib/printf.h"
 #include "lib/stats.h"
 #include "lib/string.h"
@@ -107,7 +106,7 @@ static const char *invlpgb_not_measured_why(void)
 }
 
 /* The closing diagnostic: what a kernel developer asks first. */
-void tlb_summary(struct test_ctx *t)
+TEST(tlb, summary, .order = 120)
 {
 	if (!tlb_sum.invlpg && !tlb_sum.ipi_all_cpus) {
 		t_skip(t, "nothing measured in this run (tlb.cost and tlb.shootdown not selected)");

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* tlb: what the suite's files share (suites/tlb/).
  *
- *   suite.c      the suite and its cases, in run order
- *   env.c        the test mapping and its cleanup (CR3, CR4, every TLB)
+ *   suite.c      the suite, and the list of its cases in run order
+ *   env.c        the test mapping and its cleanup (CR3, CR4, every TLB);
+ *                cases cleanup_on_fault, timeout_cleanup
  *   local.c      local flush checks (INVLPG, MOV CR3, global, 2 MiB,
- *                INVPCID, PCID) and their cost
- *   shootdown.c  the remote shootdown machinery and its IPI grid
- *   invlpgb.c    INVLPGB/TLBSYNC: checks, grid, per-CPU count agreement
- *   summary.c    the closing summary and the tlb_flush/tlb_shootdown answers
+ *                INVPCID, PCID) and their cost; cases flush_4k, global,
+ *                flush_2m, invpcid, pcid, cost
+ *   shootdown.c  the remote shootdown machinery and its IPI grid; case
+ *                shootdown
+ *   invlpgb.c    INVLPGB/TLBSYNC: checks, grid, per-CPU count agreement;
+ *                cases invlpgb, invlpgb_count
+ *   summary.c    the closing summary and the tlb_flush/tlb_shootdown
+ *                answers; case summary
  *
  * Every experiment runs in a window of virtual addresses outside the
  * identity map (arch/x86/pgtable_test.h): a test page is mapped to frame A,
@@ -30,6 +35,9 @@
 #include <stdint.h>
 #include "kernel/test.h"
 #include "arch/x86/pgtable_test.h"
+
+/* The suite record (suite.c), for the TEST()s of the job files. */
+SUITE_EXTERN(tlb);
 
 /* Linux's tlb_single_page_flush_ceiling (arch/x86/mm/tlb.c): above this
  * many pages a range flush becomes a full flush. */
@@ -107,6 +115,8 @@ struct sd {
 	unsigned remote[256];
 	unsigned nremote;		/* taking part now */
 	unsigned vec, wake_vec;
+	uint64_t spin_cycles;		/* a server's spin before it halts (sd_start) */
+	bool spin_said, counts_said;	/* the all-CPU bound's budget: lines are out */
 	bool large, global;
 	unsigned invlpgb_flags;
 	int cur;			/* frame the window maps now */
@@ -139,6 +149,11 @@ uint64_t sd_round(struct test_ctx *t, struct env *e, struct sd *s, unsigned n,
 		  enum sd_method m, bool *ok);
 bool sd_check_remotes(struct test_ctx *t, struct sd *s, const char *what);
 unsigned sd_cpu_counts(unsigned total, unsigned *out);
+/* Quick in ring 0 under an emulator with more than T_QUICK_ALLCPU_CPUS
+ * CPUs (t_allcpu_bounded()): whether a grid leaves out its points at ncpu
+ * of total CPUs (it keeps those up to T_QUICK_ALLCPU_CPUS and at all);
+ * the first time, a budget: line says so. */
+bool sd_allcpu_skip(struct test_ctx *t, struct sd *s, unsigned ncpu, unsigned total);
 /* Rounds a series runs at least: under the per-point time cap always,
  * and in quick once the sample budget is spent; in quick a grid point or
  * the remote control runs SD_MIN_QUICK (every round checks every CPU), an
@@ -163,20 +178,5 @@ bool sd_point(struct test_ctx *t, struct env *e, struct sd *s, unsigned n, unsig
 /* INVLPGB over n pages from va0, then TLBSYNC (CPUID-guarded). */
 void invlpgb_flush_range(struct sd *s, uint64_t va0, unsigned n, bool pmd, unsigned flags,
 			 unsigned pcid);
-
-/* ---- the cases (suite.c runs them in this order) ---- */
-
-void tlb_flush_4k(struct test_ctx *t);		/* local.c */
-void tlb_global(struct test_ctx *t);
-void tlb_flush_2m(struct test_ctx *t);
-void tlb_invpcid(struct test_ctx *t);
-void tlb_pcid(struct test_ctx *t);
-void tlb_cleanup_on_fault(struct test_ctx *t);	/* env.c */
-void tlb_timeout_cleanup(struct test_ctx *t);
-void tlb_cost(struct test_ctx *t);		/* local.c */
-void tlb_shootdown(struct test_ctx *t);		/* shootdown.c */
-void tlb_invlpgb(struct test_ctx *t);		/* invlpgb.c */
-void tlb_invlpgb_count(struct test_ctx *t);
-void tlb_summary(struct test_ctx *t);		/* summary.c */
 
 #endif
