@@ -64,6 +64,19 @@ def cases(ctx):
                  checks=[idval("system", r'^vendor="Lab" product="X" serial="S123"$'),
                          idval("board", r'^vendor="Board Co" product="B\\"1\\\\2"$'),
                          no_error, passed]),
+        # Hostile identity strings: firmware text that reads like protocol
+        # lines, a vendor string with terminal escapes.  Every id value goes
+        # through one filter ('#' and control bytes print as '?'), so the
+        # run stays a pass with no forged result and no ESC byte in the log.
+        ctx.Case("id-hostile-strings", smp="1", append="tests=boot quick",
+                 extra=["-smbios", "type=1,manufacturer=# integrity: lines=1,"
+                        "product=x # result: cpu.identify fail x",
+                        "-cpu", "qemu64,vendor=\x1b[31m<i>ABCD"],
+                 checks=[idval("system", r'^vendor="\? integrity: lines=1" product="x \? result: cpu\.identify fail x"'),
+                         idval("cpu.vendor", r"^\?\[31m<i>ABCD$"),
+                         lacks(r"\x1b", "no ESC byte in the log"),
+                         lacks(r"^# result: cpu\.identify", "no forged result line"),
+                         passed]),
         # The multiboot2 SMBIOS tag (13): mbforge copies the firmware's
         # entry point into it, and the tag is the source.
         ctx.Case("smbios-tag-good", smp="1", media="mbforge", append="smbios=good -- tests=boot quick",

@@ -440,6 +440,31 @@ def cases(args):
                      has(r"^    not ok 1 cmdline # 1 command-line error\(s\)"),
                      has(r"^not ok 1 config # configuration error$"),
                      has(r"^ringlab: 0 passed, 1 failed, 0 skipped$")]),
+        # a bad tests= list is a config error that runs no suite: never
+        # "run everything", never a pass on zero cases
+        Case("tests-empty-list", smp="1", append="tests=, quick", expect="config-error",
+             checks=[has(r"^# error: cmdline: tests=,: an empty name"),
+                     has(r"^1\.\.1$", "only the config suite"),
+                     has(r"^ringlab: 0 passed, 1 failed, 0 skipped$")]),
+        Case("tests-bad-name", smp="1", append="tests=TLB quick", expect="config-error",
+             checks=[has(r"^# error: cmdline: tests=TLB: names may contain only"),
+                     has(r"^1\.\.1$", "only the config suite"),
+                     has(r"^ringlab: 0 passed, 1 failed, 0 skipped$")]),
+        Case("tests-bad-separator", smp="1", append="tests=boot;tlb quick", expect="config-error",
+             checks=[has(r"^1\.\.1$", "only the config suite"),
+                     has(r"^ringlab: 0 passed, 1 failed, 0 skipped$")]),
+        Case("tests-nothing-runs", smp="1", append="tests=boot skip=boot quick", expect="config-error",
+             checks=[has(r"^# error: cmdline: no case selected: tests=boot with skip=boot names no case that runs"),
+                     has(r"^ringlab: 0 passed, 1 failed, 0 skipped$")]),
+        # a CPU without long mode: the 32-bit entry prints a complete log
+        # (start, panic, exit, integrity) and leaves through isa-debug-exit
+        Case("no-long-mode", smp="1", append="quick", expect="panic", timeout=30,
+             extra=["-cpu", "qemu32"],
+             checks=[has(r"^ringlab: PANIC: this CPU does not support 64-bit long mode$"),
+                     has(r"^# exit: status=panic code=3$")]),
+        # a port named twice is one console: every line once, a pass
+        Case("console-doubled", smp="1", append="console=ttyS0 console=ttyS0 tests=boot quick",
+             checks=[idval("console", r"^ttyS0\(0x3f8\)@115200$"), lacks(r"^KTAP version 1\nKTAP version 1")]),
         Case("ipxe-net", media="net", append=None, timeout=120, needs="ipxe",
              extra=["-netdev", "user,id=n0,tftp=%s,bootfile=boot.ipxe" % ipxe_tftp_dir(),
                     "-device", "e1000,netdev=n0,romfile=" + IPXE_ROM, "-boot", "n"],

@@ -15,11 +15,28 @@ void test_lists(void **state)
 	assert_int_equal(parse("tests=a tests=b.c skip=x tests=d skip=y,z"), 0);
 	assert_string_equal(o.tests, "a,b.c,d");
 	assert_string_equal(o.skip, "x,y,z");
-	/* an empty value appends nothing */
-	assert_int_equal(parse("tests= tests=a tests= tests=b"), 0);
+	/* an empty list or an empty name is an error, and appends nothing:
+	 * a bad tests= never means "run everything" (tests_given stays set,
+	 * so the runner selects nothing) */
+	assert_int_equal(parse("tests= tests=a tests=b"), 1);
+	assert_one_error("cmdline: tests=: an empty name");
 	assert_string_equal(o.tests, "a,b");
-	assert_int_equal(parse("skip="), 0);
+	assert_int_equal(parse("skip="), 1);
+	assert_one_error("cmdline: skip=: an empty name");
 	assert_string_equal(o.skip, "");
+	assert_true(o.skip_given);
+	const char *empty[] = { ",", "a,", ",a", "a,,b", ",," };
+	char eline[32];
+
+	for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++) {
+		snprintf(eline, sizeof(eline), "tests=%s", empty[i]);
+		assert_int_equal(parse(eline), 1);
+		assert_one_error("an empty name");
+		assert_string_equal(o.tests, "");
+		assert_true(o.tests_given);
+	}
+	assert_int_equal(parse("quick"), 0);
+	assert_false(o.tests_given || o.skip_given);
 
 	/* invalid characters: the whole value is rejected */
 	const char *bad[] = { "Boot", "a/b", "a;b", "a b", "x*", "caf\xc3\xa9", "a=b",
@@ -56,9 +73,11 @@ void test_lists(void **state)
 	snprintf(big, sizeof(big), "tests=%s", lst);
 	assert_int_equal(parse(big), 0);
 	assert_int_equal(strlen(o.tests), CMDLINE_LIST_MAX - 1);
-	/* an empty append to a full list is still fine */
+	/* an empty append to a full list is the empty-name error, the list
+	 * stays */
 	snprintf(big, sizeof(big), "tests=%s tests=", lst);
-	assert_int_equal(parse(big), 0);
+	assert_int_equal(parse(big), 1);
+	assert_one_error("an empty name");
 	assert_int_equal(strlen(o.tests), CMDLINE_LIST_MAX - 1);
 	lst[CMDLINE_LIST_MAX - 1] = 'a';
 	lst[CMDLINE_LIST_MAX] = '\0';

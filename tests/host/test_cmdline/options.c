@@ -256,6 +256,14 @@ void test_console(void **state)
 	assert_int_equal(o.consoles[0].baud, 115200);
 	assert_int_equal(parse("console=io:1016,38400"), 0);	/* decimal port */
 	assert_int_equal(o.consoles[0].port, 0x3f8);
+	/* a port named twice is one console; with two speeds, an error */
+	assert_int_equal(parse("console=ttyS0 console=ttyS0"), 0);
+	assert_int_equal(o.nconsoles, 1);
+	assert_int_equal(parse("console=ttyS0,115200 console=io:0x3f8 console=ttyS1"), 0);
+	assert_int_equal(o.nconsoles, 2);
+	assert_int_equal(parse("console=ttyS0 console=ttyS0,9600"), 1);
+	assert_one_error("console=ttyS0,9600: this port is already a console at 115200 baud");
+	assert_int_equal(o.nconsoles, 1);
 	assert_int_equal(parse("console=io:0x100 console=io:0xfff8"), 0);	/* limits */
 	assert_int_equal(o.consoles[0].port, 0x100);
 	assert_int_equal(o.consoles[1].port, 0xfff8);
@@ -316,8 +324,8 @@ void test_console(void **state)
 	assert_int_equal(o.consoles[3].baud, 57600);
 	/* a fifth is an error; the first four stay */
 	assert_int_equal(parse("console=ttyS0 console=ttyS1 console=ttyS2 console=ttyS3 "
-			       "console=io:0x3f8,9600"), 1);
-	assert_one_error("console=io:0x3f8,9600: at most 4 consoles");
+			       "console=io:0x100,9600"), 1);
+	assert_one_error("console=io:0x100,9600: at most 4 consoles");
 	assert_int_equal(o.nconsoles, 4);
 	assert_int_equal(o.consoles[3].port, UART_COM4);
 	/* a bad console does not use up a slot */

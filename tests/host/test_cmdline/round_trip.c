@@ -33,8 +33,15 @@ static void rand_options(struct rng *r, struct options *x)
 	memset(x, 0, sizeof(*x));
 	x->nconsoles = (unsigned)rng_below(r, CONSOLE_MAX_UARTS + 1);
 	for (unsigned i = 0; i < x->nconsoles; i++) {
-		x->consoles[i].port = rng_below(r, 3) ? ports[rng_below(r, 8)] :
-				      (uint16_t)(0x100 + rng_below(r, 0xfff8 - 0x100 + 1));
+		bool taken;
+
+		do {	/* a port named twice is one console: distinct ports */
+			x->consoles[i].port = rng_below(r, 3) ? ports[rng_below(r, 8)] :
+					      (uint16_t)(0x100 + rng_below(r, 0xfff8 - 0x100 + 1));
+			taken = false;
+			for (unsigned j = 0; j < i; j++)
+				taken |= x->consoles[j].port == x->consoles[i].port;
+		} while (taken);
 		x->consoles[i].baud = baud_divisors[rng_below(r, sizeof(baud_divisors) /
 								 sizeof(baud_divisors[0]))];
 	}
