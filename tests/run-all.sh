@@ -279,6 +279,14 @@ fi
 
 if part bochs; then
 echo "== Bochs boots"
+# Bochs runs started together must not compete for a VNC port or a file
+# (tools/run-bochs.sh "the start"): checked first, alone, before the cases.
+while IFS= read -r line; do
+	status=${line%% *} rest=${line#* }
+	name=${rest%%:*} detail=""
+	[ "$name" != "$rest" ] && detail=${rest#*: }
+	result "$status" "$name" "$detail"
+done < <(BUILD=$BUILD tests/host/check-bochs-start.sh)
 # Each case works in its own directory and log (tools/run-bochs.sh), so
 # they may run side by side; their lines are printed in case order.
 bdir="$BUILD/test-logs/bochs-part"

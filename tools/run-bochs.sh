@@ -24,7 +24,8 @@
 # at the end, and this script stops Bochs as soon as the log's last line,
 # `# integrity: ...` (docs/log-format.md), has arrived; the status comes from
 # the log's `# exit:` line once logcheck has accepted the log.  Bochs' own
-# messages go to <log>.bochs.txt beside the serial log.
+# messages go to <log>.bochs.txt beside the serial log.  Runs may go on at
+# once: each has its own directory, log and VNC port ("the start" below).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -118,7 +119,11 @@ fi
 
 # --- the configuration ----------------------------------------------------
 # display_library: the Debian build has no 'nogui'; rfb with timeout=0 does
-# not wait for a viewer.  clock sync=none: emulated time follows the
+# not wait for a viewer (its port: "the start" below).  The 'term' display
+# (bochs-term) needs no port, but in this build, debugger compiled in, it
+# draws into a pseudo-terminal of its own that nobody reads, and Bochs
+# blocks for good once some 18 KiB of screen updates wait there: a full
+# `quick` run hangs.  clock sync=none: emulated time follows the
 # instruction count (ips), not the host clock, so a slow or busy host does
 # not change what the guest sees (bochsrc(5) "clock").  The debugger that
 # the Debian build starts in is sent on with the -rc file ("c").
@@ -143,12 +148,54 @@ info: action=report
 debug: action=ignore
 EOF
 echo c >"$work/rc"
-: >"$log"
+
+# --- the start: one Bochs at a time takes its VNC port ---------------------
+# rfb listens on the first port from 5900 to 5949 that it can bind and
+# listen on, with SO_REUSEADDR set.  Two Bochs starting at the same instant
+# may therefore both bind 5900 (neither listens yet); the first to listen
+# keeps it, the other's listen fails, and its socket, already bound, cannot
+# be bound to the next port: Bochs panics "RFB could not bind any port"
+# (the guest may have begun).  So a start holds a lock from before Bochs
+# is started until its log says it listens, or it has exited (60 s at
+# most); the next Bochs then finds that port listening, its bind there is
+# refused, and it takes the next port.  Ports are the host's, whatever the
+# build tree, so the lock is host-wide.  A start that still loses its port
+# to some other program is made again, from the beginning.
+lock=/tmp/ringlab-bochs-start.lock
+start_bochs() {	# start Bochs (bpid); false if it has already exited
+	local t0
+	: >"$log"
+	rm -f "$blog"
+	{ : >>"$lock"; } 2>/dev/null
+	if { exec 9<"$lock"; } 2>/dev/null; then
+		flock -w 120 9 ||
+			echo "run-bochs: $lock held for 120 s; starting anyway" >&2
+	else
+		echo "run-bochs: cannot open $lock; starting without it" >&2
+	fi
+	# 9<&-: Bochs must not inherit the lock, or it would hold it until it ends
+	"$bochs_bin" -q -f "$work/bochsrc" -rc "$work/rc" </dev/null \
+		>"$work/bochs.out" 2>&1 9<&- &
+	bpid=$!
+	t0=$(date +%s)
+	while kill -0 "$bpid" 2>/dev/null &&
+		! grep -qs 'listening for connections on port' "$blog" &&
+		[ $(($(date +%s) - t0)) -lt 60 ]; do
+		sleep 0.1
+	done
+	exec 9<&-
+	kill -0 "$bpid" 2>/dev/null
+}
 
 echo "run-bochs: $cpu, $smp CPU(s), $mem MiB, ips $ips${append:+, args '$append'}; log $log" >&2
 start=$(date +%s)
-"$bochs_bin" -q -f "$work/bochsrc" -rc "$work/rc" </dev/null >"$work/bochs.out" 2>&1 &
-bpid=$!
+for try in 1 2 3; do
+	start_bochs && break
+	grep -qs 'RFB could not bind any port' "$blog" && [ "$try" -lt 3 ] || break
+	echo "run-bochs: start $try: Bochs found no VNC port it could take; starting again" >&2
+	cat "$blog" "$work/bochs.out" >"$work/start$try.txt" 2>/dev/null
+	sleep 1
+done
 if [ $quiet = 0 ]; then
 	tail -n +1 -f --pid="$bpid" "$log" &
 	tailpid=$!
@@ -173,9 +220,15 @@ done
 elapsed=$(($(date +%s) - start))
 sleep 0.3	# let tail print the last line
 [ -f "$work/bochs.out" ] && cat "$work/bochs.out" >>"$blog" 2>/dev/null
+for f in "$work"/start*.txt; do
+	[ -f "$f" ] && { echo "--- run-bochs: an earlier start that failed:"; cat "$f"; } >>"$blog"
+done
 cleanup
 trap - EXIT
-ln -sf "$(basename "$log")" "$BUILD/logs/last.log"
+# A new link renamed over the old one: runs that end together never see
+# last.log missing or fail to make it.
+ln -sfn "$(basename "$log")" "$BUILD/logs/.last.$$" &&
+	mv -fT "$BUILD/logs/.last.$$" "$BUILD/logs/last.log"
 
 case $rc in
 timeout)

@@ -98,6 +98,19 @@ static void guarded_entry(void *p)
 	g->body(g->t, g->arg);
 }
 
+const char *spec_ended_name(int how, char *buf, size_t size)
+{
+	if (how == ENDED_RETURN)
+		rl_snprintf(buf, size, "returning (%d: nothing stopped it)", how);
+	else if (how == ENDED_TIMEOUT)
+		rl_snprintf(buf, size, "the budget running out (%d)", how);
+	else if (how == ENDED_OTHER)
+		rl_snprintf(buf, size, "not running (%d)", how);
+	else
+		rl_snprintf(buf, size, "a fault (vector %d)", how);
+	return buf;
+}
+
 int spec_guarded(struct test_ctx *t, void (*body)(struct test_ctx *t, void *arg), void *arg,
 		 enum expect expect)
 {

@@ -150,6 +150,9 @@ enum expect { EXPECT_RETURN, EXPECT_FAULT, EXPECT_TIMEOUT };
 #define ENDED_RETURN	-1
 #define ENDED_TIMEOUT	-2	/* the budget ran out (watchdog or NMI stop) */
 #define ENDED_OTHER	-3	/* plat_catch() could not run or was aborted */
+/* How a region ended, in words: "returning (-1)", "the budget running out
+ * (-2)", "#GP (vector 13)", ... */
+const char *spec_ended_name(int how, char *buf, size_t size);
 
 /* Run body(t, arg) under a catch point of its own (plat_catch); whatever
  * way it ends, the saved MSRs are restored (t_defer_run) before this
