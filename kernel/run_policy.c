@@ -227,7 +227,7 @@ void t_share_note(struct test_ctx *t, const struct t_share *s, const char *unit,
 bool t_check_usable(struct test_ctx *t, const char *what, size_t usable, size_t ran,
 		    size_t min_usable, bool few)
 {
-	bool host_noise = t->quick_end_tsc && plat_under_emulator();
+	bool host_noise = t->quick && plat_under_emulator();
 
 	if (usable > ran / 2)
 		return true;
