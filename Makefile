@@ -176,6 +176,7 @@ HOST_DEPS_tlbflush :=
 HOST_DEPS_ioapic   :=
 HOST_DEPS_memsize  := lib/memsize.c arch/x86/meminfo.c arch/x86/cpuinfo.c lib/string.c lib/printf.c
 HOST_DEPS_litmus   := lib/litmus.c lib/string.c lib/printf.c
+HOST_DEPS_claims   := lib/claims.c lib/string.c lib/printf.c
 HOST_DEPS_pmu      := arch/x86/pmu.c lib/string.c lib/printf.c
 HOST_DEPS_acpi_spcr := arch/x86/acpi_spcr.c lib/string.c lib/printf.c
 HOST_DEPS_fbcon    := kernel/fbcon.c lib/font5x7.c lib/string.c lib/printf.c
@@ -232,7 +233,7 @@ HOSTED_SUITES := $(shell grep -lw '^SUITE_HOSTED' suites/*.c) \
 HOSTED_SRC := $(HOSTED_SUITES) $(sort $(wildcard tools/hosted/*.c)) \
 	kernel/runner.c kernel/run_policy.c kernel/answers.c kernel/report.c kernel/cmdline.c kernel/barrier.c kernel/cross_call.c kernel/counters.c \
 	kernel/cpu_set.c kernel/measure.c arch/x86/cpuinfo.c arch/x86/cpuenv.c lib/string.c lib/printf.c lib/crc32.c lib/stats.c lib/parse.c \
-	arch/x86/meminfo.c lib/memsize.c lib/litmus.c
+	arch/x86/meminfo.c lib/memsize.c lib/litmus.c lib/claims.c
 # memory suites: the clearing primitives, shared with the kernel
 HOSTED_ASM := arch/x86/clear.asm
 HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -DRINGLAB_USER -pthread -MMD -MP

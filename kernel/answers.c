@@ -31,7 +31,7 @@ static const struct {
 static struct {
 	char text[ANSWER_TEXT];
 	char from[ANSWER_FROM];
-	enum t_control control;
+	struct claim_tally controls;	/* each claim's control */
 	bool set;
 	bool cut;		/* a later sentence or metric did not fit */
 } answers[NQ];
@@ -98,33 +98,49 @@ static bool append(char *dst, size_t n, const char *sep, const char *src)
 	return true;
 }
 
-void t_answer(struct test_ctx *t, const char *key, const char *from, enum t_control control,
-	      const char *fmt, ...)
+static void answer_add(struct test_ctx *t, const char *key, const char *from, const char *control,
+		       enum t_control state, const char *text)
 {
-	char buf[ANSWER_TEXT];
-	va_list ap;
 	int q = find(key);
 
 	if (q < 0) {
 		t_diag(t, "error: t_answer: unknown question '%s'", key);
 		return;
 	}
-	va_start(ap, fmt);
-	rl_vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (!append(answers[q].text, sizeof(answers[q].text), " ", buf))
+	if (!append(answers[q].text, sizeof(answers[q].text), " ", text))
 		answers[q].cut = true;
 	if (from && from[0] && !append(answers[q].from, sizeof(answers[q].from), ",", from))
 		answers[q].cut = true;
-	/* fired wins over not-observed wins over none */
-	if (control == T_CONTROL_FIRED || answers[q].control == T_CONTROL_NONE)
-		answers[q].control = control;
+	claim_tally_add(&answers[q].controls, control, state);
 	answers[q].set = true;
 }
 
-static const char *control_name(enum t_control c)
+void t_answer(struct test_ctx *t, const char *key, const char *from, enum t_control control,
+	      const char *fmt, ...)
 {
-	return c == T_CONTROL_FIRED ? "fired" : c == T_CONTROL_NOT_OBSERVED ? "not-observed" : "none";
+	char buf[ANSWER_TEXT];
+	va_list ap;
+
+	va_start(ap, fmt);
+	rl_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	answer_add(t, key, from, t->full_name, control, buf);
+}
+
+void t_answer_claim(struct test_ctx *t, const char *key, const char *from, const struct claim *c,
+		    const char *fmt, ...)
+{
+	char buf[ANSWER_TEXT], words[240];
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = rl_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	claim_words(c, words, sizeof(words));
+	if (len >= 0 && (size_t)len < sizeof(buf))
+		rl_snprintf(buf + len, sizeof(buf) - (size_t)len, ": %s;", words);
+	answer_add(t, key, from, c->control, c->control ? c->state : T_CONTROL_NONE, buf);
 }
 
 void answers_print(void)
@@ -141,14 +157,20 @@ void answers_print(void)
 			continue;
 		}
 		/* the tail is never cut: the text gives way to fit the line */
-		char tail[REP_LINE_MAX];
+		char tail[REP_LINE_MAX], lacking[200] = "";
+		const struct claim_tally *ct = &answers[i].controls;
 		int room;
 
-		rl_snprintf(tail, sizeof(tail), "%s%s (from=%s; control=%s; env=%s)",
+		/* which claims' controls did not fire, so control= never
+		 * speaks for a claim whose own control did not */
+		if (ct->fired < ct->claims)
+			rl_snprintf(lacking, sizeof(lacking), " [controls not fired: %s%s]", ct->missing,
+				    ct->missing_cut ? ",..." : "");
+		rl_snprintf(tail, sizeof(tail), "%s%s%s (from=%s; control=%s; env=%s)", lacking,
 			    questions[i].timing && note[0] ? " " : "",
 			    questions[i].timing && note[0] ? note : "",
 			    answers[i].from[0] ? answers[i].from : "none",
-			    control_name(answers[i].control), env);
+			    claim_tally_summary(ct), env);
 		room = REP_LINE_MAX - 24 - (int)strlen(questions[i].key) - (int)strlen(tail);
 		if (room < 40)
 			room = 40;

@@ -44,6 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kernel/report.h"
+#include "lib/claims.h"
 #include "lib/rand.h"
 #include "kernel/platform.h"
 
@@ -171,7 +172,6 @@ void t_conclude(struct test_ctx *t, const char *fmt, ...) __attribute__((format(
  * answered prints "not measured: <why>" with the suite that would have.
  * Under an emulator or hypervisor the runner adds the environment's note to
  * every timing answer. */
-enum t_control { T_CONTROL_NONE, T_CONTROL_FIRED, T_CONTROL_NOT_OBSERVED };
 
 #define ANSWER_WRMSR_FENCE	"wrmsr_fence"
 #define ANSWER_RDTSC_ORDER	"rdtsc_order"
@@ -186,6 +186,21 @@ enum t_control { T_CONTROL_NONE, T_CONTROL_FIRED, T_CONTROL_NOT_OBSERVED };
 
 void t_answer(struct test_ctx *t, const char *key, const char *from, enum t_control control,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* ---- claims: each sentence of an answer owns its evidence ----
+ * One claim (lib/claims.h, struct claim: its negative control's name and
+ * state in this run, n, sightings, the sightings the control predicts in
+ * n, the detection floor): the sentence "<fmt...>: <words>" is appended to
+ * the answer, where the runner chooses the words from the evidence
+ * ("not observed in N (control X fired, expected E; floor F)", "too few
+ * samples (n=2)", "no power (control X expected 0.4 ...)"), and the
+ * claim's control counts in the answer's control=: "fired" only when the
+ * control of every claim in it fired, "partial" with the names of those
+ * that did not (docs/log-format.md "Claims").  Words of strength ("never",
+ * "forbidden", "serializing") belong only in a claim whose
+ * claim_strength() is CLAIM_NOT_OBSERVED; t_answer() above is a claim
+ * with an unnamed control. */
+void t_answer_claim(struct test_ctx *t, const char *key, const char *from, const struct claim *c,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Print the block (the runner, once, before the summary line). */
 void answers_print(void);
 /* The ANSWER_* keys a suite provides (the suites named for them in

@@ -11,7 +11,7 @@
 #   test    run + host unit tests and QEMU case runner (cmocka, python3),
 #           and Bochs, the second emulator (tools/run-bochs.sh)
 #   extra   tools other checks use when present (clang/llvm with libFuzzer,
-#           python3-serial, python3-junit.xml, python3-matplotlib)
+#           python3-serial, python3-junit.xml, python3-matplotlib, python3-pexpect)
 #   lava    lava-dispatcher (optional, slow; failure is only a warning)
 #   qemu72  Debian 12's QEMU 7.2 unpacked to /opt/qemu72 for the xAPIC
 #           case (optional; failure is only a warning)
@@ -72,6 +72,7 @@ libclang-rt-14-dev /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzze
 python3-serial py:serial
 python3-junit.xml py:junit_xml
 python3-matplotlib py:matplotlib
+python3-pexpect py:pexpect
 '
 CI_PKGS='
 git git

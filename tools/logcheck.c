@@ -19,10 +19,13 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: logcheck [--expect-status pass|fail|config-error|panic] [--qemu-exit N]\n"
 		"                [--require-metric NAME]... [--min-cases N] [--require-answers]\n"
-		"                [--quiet] [--json] LOGFILE\n"
+		"                [--all-runs] [--quiet] [--json] LOGFILE\n"
 		"LOGFILE '-' reads standard input.  --json writes the verdict and every line\n"
 		"of the judged run, as parsed, as JSON on stdout (docs/log-format.md).\n"
-		"--require-answers: a log without the answers block ('# answers:') fails.\n");
+		"--require-answers: a log without the answers block ('# answers:') fails.\n"
+		"A file with several runs is judged by its last complete run; a warning\n"
+		"names the others that did not pass, and --all-runs makes them errors.\n"
+		"--quiet: no summary line and no notes (warnings are still printed).\n");
 	exit(2);
 }
 
@@ -116,6 +119,10 @@ int main(int argc, char **argv)
 			json = true;
 			continue;
 		}
+		if (strcmp(a, "--all-runs") == 0) {
+			o.all_runs = true;
+			continue;
+		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
 			usage();
 		/* Options with a value: `--opt VALUE` or `--opt=VALUE`. */
@@ -181,6 +188,12 @@ int main(int argc, char **argv)
 	int bad = json ? logcheck_json(stdout, text, len, &o, r)
 		       : logcheck_buffer_opts(text, len, &o, r);
 
+	/* Notes and warnings (several runs, output after the integrity line)
+	 * are facts about the file, not errors; the JSON carries them too. */
+	for (size_t i = 0; i < r->nnotes; i++)
+		if (r->notes[i].warning || !quiet)
+			fprintf(stderr, "logcheck: %s: %s\n", r->notes[i].warning ? "warning" : "note",
+				r->notes[i].text);
 	if (bad) {
 		size_t shown = r->nerrors < LOGCHECK_MAX_ERRORS ? r->nerrors : LOGCHECK_MAX_ERRORS;
 
@@ -191,9 +204,12 @@ int main(int argc, char **argv)
 				r->nerrors - shown);
 	} else if (!quiet && !json) {
 		printf("logcheck: ok: %zu cases (%zu passed, %zu failed, %zu skipped) in %zu suites, "
-		       "%zu metrics, integrity ok (%zu lines, crc32 %08x), status=%s\n",
+		       "%zu metrics, integrity ok (%zu lines, crc32 %08x), status=%s",
 		       r->cases, r->passed, r->failed, r->skipped, r->suites, r->metrics,
 		       r->lines_computed, (unsigned)r->crc_computed, r->status);
+		if (r->runs > 1)
+			printf(" (run %zu of %zu in the file)", r->judged, r->runs);
+		printf("\n");
 	}
 	free(r);
 	free(text);

@@ -282,9 +282,30 @@ int logcheck_json(FILE *f, const char *text, size_t len, struct logcheck_opts *o
 		fputs(i ? ", " : "", f);
 		jcstr(f, r->errors[i]);
 	}
-	fprintf(f, "],\n \"runs\": %zu, \"start_line\": %zu, \"end_line\": %zu,\n",
-		r->runs, r->start_line,
-		r->start_line ? r->start_line + r->lines_computed - (r->has_integrity ? 0 : 1) : 0);
+	fprintf(f, "],\n \"runs\": %zu, \"run\": %zu, \"complete_runs\": %zu, "
+		"\"start_line\": %zu, \"end_line\": %zu,\n",
+		r->runs, r->judged, r->complete_runs, r->start_line, r->start_line ? r->end_line : 0);
+	/* Every run's verdict (the first LOGCHECK_MAX_RUNS), the notes about
+	 * the file, and whether every run passed (what --all-runs asks). */
+	fputs(" \"run_verdicts\": [", f);
+	for (size_t i = 0; i < r->runs && i < LOGCHECK_MAX_RUNS; i++) {
+		const struct logcheck_run *x = &r->run[i];
+
+		fprintf(f, "%s{\"run\": %zu, \"start_line\": %zu, \"end_line\": %zu, \"complete\": %s, "
+			"\"verdict\": ", i ? ", " : "", i + 1, x->start_line, x->end_line,
+			x->complete ? "true" : "false");
+		jcstr(f, x->verdict);
+		fputc('}', f);
+	}
+	fprintf(f, "],\n \"others_not_passed\": %zu, \"trailing_lines\": %zu, \"notes\": [",
+		r->others_not_passed, r->trailing_lines);
+	for (size_t i = 0; i < r->nnotes; i++) {
+		fprintf(f, "%s{\"level\": \"%s\", \"text\": ", i ? ", " : "",
+			r->notes[i].warning ? "warning" : "note");
+		jcstr(f, r->notes[i].text);
+		fputc('}', f);
+	}
+	fputs("],\n", f);
 	fprintf(f, " \"counts\": {\"suites\": %zu, \"cases\": %zu, \"passed\": %zu, \"failed\": %zu, "
 		"\"skipped\": %zu, \"timeouts\": %zu, \"metrics\": %zu, \"hists\": %zu, "
 		"\"config_failed\": %zu, \"panic_results\": %zu, \"times\": %zu},\n",

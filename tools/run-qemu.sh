@@ -82,7 +82,11 @@ if [ "$dry" = 1 ]; then
 	exit 0
 fi
 mkdir -p "$BUILD/logs"
-log="$BUILD/logs/ringlab-$(date +%Y%m%d-%H%M%S)-$media.log"
+# The time names the log for people; mktemp makes the name unique, so two
+# runs started in the same second (parallel jobs) never share a file.
+log=$(mktemp "$BUILD/logs/ringlab-$(date +%Y%m%d-%H%M%S)-$media-XXXXXX.log") ||
+	{ echo "run-qemu: cannot create a log file in $BUILD/logs" >&2; exit 125; }
+chmod "$(printf '%o' $((0666 & ~0$(umask))))" "$log"	# mktemp made it 0600
 echo "run-qemu: $media, $accel, -smp $smp${append:+, args '$append'}; log $log" >&2
 # shellcheck disable=SC2086 # --extra is split at blanks on purpose
 timeout --foreground "$tmo" "$QEMU" "${args[@]}" $extra </dev/null | tee "$log"

@@ -120,11 +120,17 @@ def main():
     check("capture-pty-vanish", bool(ok), "exit 125, partial log of %d bytes kept" % len(half),
           "exit %s, log %s: %s" % (rc, log, err[-300:]))
 
-    # 4. a reboot (second KTAP header) before the first run ended
+    # 4. a reboot (second KTAP header) before the first run ended: the cut
+    # run stays in the file, the capture goes on to the next run's end, and
+    # the verdict is logcheck's rule for several runs (the last complete
+    # run; a warning names the cut one; --all-runs fails on it)
     rc, err, log = capture_pty("reboot", half + passlog)
-    # (the reboot's leading \r\n ends the cut line, as on a real port)
-    ok = rc == 125 and "rebooted" in err and log and open(log, "rb").read() == half + b"\r\n"
-    check("capture-pty-reboot", bool(ok), "stopped at the second header, exit 125",
+    ok = rc == 0 and "run 2 starts" in err and "earlier run 1 of 2" in err and \
+        "incomplete" in err and log and open(log, "rb").read() == half + passlog
+    check("capture-pty-reboot", bool(ok), "went on to the second run, exit 0, the cut run named",
+          "exit %s: %s" % (rc, err[-400:]))
+    rc, err, log = capture_pty("reboot-all-runs", half + passlog, args=("--all-runs",))
+    check("capture-pty-reboot-all-runs", rc == 1 and "--all-runs" in err, "exit 1",
           "exit %s: %s" % (rc, err[-300:]))
 
     # 5. nothing arrives: the timeout, 124
@@ -204,5 +210,80 @@ def main():
           "exit %s, new %s, intact %s: %s" % (p.returncode, new, intact, p.stderr.decode()[-300:]))
 
 
+def capture_exec(name, data, args=()):
+    """ringlab-capture --exec 'cat FILE' on data; (exit, stderr, saved bytes)."""
+    d = os.path.join(OUT, name)
+    os.makedirs(d, exist_ok=True)
+    for f in glob.glob(os.path.join(d, "*")):
+        os.remove(f)
+    src = os.path.join(d, "source.bin")
+    with open(src, "wb") as f:
+        f.write(data)
+    p = subprocess.run([CAPTURE, "--dir", d, "--name", "box", *args, "--exec", "cat %s" % src],
+                       capture_output=True, env=dict(os.environ, RINGLAB_LOGCHECK=os.path.join(BUILD, "logcheck")))
+    logs = glob.glob(os.path.join(d, "ringlab-box-*.log"))
+    saved = open(logs[0], "rb").read() if len(logs) == 1 else None
+    return p.returncode, p.stderr, saved
+
+
+def report_check(path, args=()):
+    p = subprocess.run([os.path.join(ROOT, "tools", "ringlab-report"), "check", *args, path],
+                       capture_output=True, env=dict(os.environ, RINGLAB_LOGCHECK=os.path.join(BUILD, "logcheck")))
+    return p.returncode
+
+
+def more_checks():
+    passlog = fixture("pass-kernel-smp4.log")
+    faillog = fixture("fail-fault-recovery.log")
+
+    # 10. protocol text inside a line: SMBIOS strings reading
+    # '# integrity: lines=1', 'x # result: smp.online pass x' and
+    # 'KTAP version 1' neither stop the capture nor change the verdict
+    planted = fixture("fail-smbios-planted.log")
+    rc, err, saved = capture_exec("planted", planted)
+    ok = rc == 1 and saved == planted and b"stopped: integrity line (run 1;" in err and \
+        b"11 cases (10 passed, 1 failed" in err
+    check("capture-planted", ok, "read to the real integrity line, exit 1 (smp.online failed)",
+          "exit %s, %s bytes of %d: %s" % (rc, saved and len(saved), len(planted), err[-300:]))
+
+    # 11. several runs in one stream, judged by one rule: --until-end reads
+    # it all and agrees with `ringlab-report check` (logcheck) on the same
+    # bytes, with and without --all-runs; by default the capture ends at
+    # the first complete run, and agrees with the checker on what it saved
+    garbage = b"\x1b[2JSeaBIOS (version 1.16.2)\r\nnot ok 1 firmware\r\nBooting from ROM..."
+    streams = {"fail-then-pass": faillog + passlog, "pass-then-fail": passlog + faillog,
+               "two-passes": passlog + passlog, "pass-then-garbage": passlog + garbage}
+    bad = []
+    for name, data in streams.items():
+        src = os.path.join(OUT, "runs-%s.log" % name)
+        with open(src, "wb") as f:
+            f.write(data)
+        for extra in ((), ("--all-runs",)):
+            want = report_check(src, extra)
+            rc, err, saved = capture_exec("runs-" + name, data, ("--until-end",) + extra)
+            if rc != want or saved != data:
+                bad.append("%s%s: capture %s, check %s" % (name, " ".join(extra), rc, want))
+        rc, err, saved = capture_exec("runs-first-" + name, data)
+        first = os.path.join(OUT, "runs-first-%s.saved" % name)
+        with open(first, "wb") as f:
+            f.write(saved or b"")
+        if rc != report_check(first):
+            bad.append("%s: the capture's verdict %s differs from the checker's on its file" % (name, rc))
+    rc, err, _ = capture_exec("runs-warn", faillog + passlog, ("--until-end",))
+    if b"warning: earlier run 1 of 2" not in err:
+        bad.append("fail-then-pass: no warning about run 1: %r" % err[-300:])
+    check("capture-runs-agree", not bad, "4 streams: --until-end gives the checker's verdict "
+          "(with and without --all-runs); the default stop agrees on its file", "; ".join(bad))
+
+    # 12. what it echoes holds no control character from the log: ESC,
+    # OSC and BEL in `# id.cpu.vendor:` and a SKIP reason come out as \x1b
+    rc, err, _ = capture_exec("echo-escapes", fixture("pass-escapes.log"), ("--echo",))
+    ctl = [c for c in err if c < 0x20 and c not in (0x0a, 0x09) or c == 0x7f]
+    ok = rc == 0 and not ctl and b"\\x1b[31mAuthentic\\x1b]0;pwned\\x07AMD" in err
+    check("capture-echo-escaped", ok, "no control byte echoed, ESC shown as \\x1b",
+          "exit %s, control bytes %s" % (rc, sorted(set(ctl))[:8]))
+
+
 if __name__ == "__main__":
     main()
+    more_checks()

@@ -175,6 +175,61 @@ print(m.group(1).replace(chr(92) + ".", "."))' tools/lava/qemu-job.yaml)
 	else
 		say FAIL lava-monitor-control "the piecewise replay does not tell the unguarded pattern apart"
 	fi
+	# Protocol text inside a line: tests/host/data/logs/fail-smbios-planted.log
+	# is a real failing run (simulate=ap-nostart: smp.online fails) whose
+	# SMBIOS strings, as an older kernel printed them, read
+	# `# integrity: lines=1`, `x # result: smp.online pass x` and
+	# `x # result: boot.mbi fail x` inside `# id.system:`/`# id.bios:`.  The
+	# monitor (patterns anchored at the line start) must record every
+	# case with the log's own verdict, whole and piecewise, and reach the
+	# real end; run-qemu's judge must agree.  Control: the patterns as
+	# they were (unanchored) stop at the planted end line with one
+	# invented result.  (lava-run itself is not needed: monitor-sim
+	# applies the patterns with Python's re as pexpect does, and
+	# --pexpect below runs them through pexpect itself.)
+	planted=tests/host/data/logs/fail-smbios-planted.log
+	bad=""
+	for c in 0 1 5; do
+		tools/lava/monitor-sim tools/lava/qemu-job.yaml "$planted" $c >"$T/planted-$c.log"
+		grep -q '"lvl": "error"' "$T/planted-$c.log" && bad="$bad chunk $c: the end line was never matched;"
+		grep -q '"case": "smp_online", "definition": "ringlab", "result": "fail"' "$T/planted-$c.log" ||
+			bad="$bad chunk $c: smp.online is not recorded as fail;"
+		grep -q '"case": "boot_mbi", "definition": "ringlab", "result": "fail"' "$T/planted-$c.log" &&
+			bad="$bad chunk $c: the planted boot.mbi fail was recorded;"
+	done
+	tools/lava/run-qemu --from-log "$T/planted-0.log" >"$T/planted-judge.out" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && ! grep -q disagree "$T/planted-judge.out" && grep -qx 'smp.online fail' "$T/planted-judge.out" ||
+		bad="$bad run-qemu's judge: exit $rc, $(grep -m1 disagree "$T/planted-judge.out");"
+	sed -e "s/^      start: .*/      start: KTAP version 1/" -e "s/^      end: .*/      end: '# integrity:'/" \
+	    -e "s/^      pattern: '\\\\n(?: {4})\*# /      pattern: '# /" tools/lava/qemu-job.yaml >"$T/unanchored.yaml"
+	ctl=$(tools/lava/monitor-sim "$T/unanchored.yaml" "$planted" | grep -c '"lvl": "results"')
+	if [ -n "$bad" ]; then
+		say FAIL lava-monitor-anchored "$bad"
+	elif cmp -s "$T/unanchored.yaml" tools/lava/qemu-job.yaml || [ "$ctl" -gt 1 ]; then
+		say FAIL lava-monitor-anchored "control: the unanchored patterns recorded $ctl results on $planted (expected to stop at the planted end line)"
+	else
+		say PASS lava-monitor-anchored "SMBIOS strings with '# integrity:' and '# result:' text change no record (whole, 1 and 5 bytes at a time; run-qemu agrees); unanchored control: $ctl record"
+	fi
+	# monitor-sim against pexpect itself (lava-dispatcher's matcher): the
+	# same records for the planted log and two real ones, read 7 bytes at
+	# a time from a pseudo-terminal.
+	if ! /usr/bin/python3 -c 'import pexpect' 2>/dev/null; then
+		say SKIP lava-monitor-pexpect "python3-pexpect not installed"
+	else
+		bad=""
+		for log in "$planted" tests/host/data/logs/config-error.log tests/host/data/logs/fail-fault-recovery.log; do
+			[ "$(tools/lava/monitor-sim --pexpect tools/lava/qemu-job.yaml "$log" 7 | grep -v '"lvl": "target"')" = \
+			  "$(tools/lava/monitor-sim tools/lava/qemu-job.yaml "$log" | grep -v '"lvl": "target"')" ] ||
+				bad="$bad $(basename "$log");"
+		done
+		ctl=$(tools/lava/monitor-sim --pexpect "$T/unanchored.yaml" "$planted" 7 | grep -c '"lvl": "results"')
+		if [ -z "$bad" ] && [ "$ctl" -le 1 ]; then
+			say PASS lava-monitor-pexpect "pexpect records what monitor-sim records on 3 logs; the unanchored control stops early there too ($ctl record)"
+		else
+			say FAIL lava-monitor-pexpect "pexpect and monitor-sim differ on:${bad:- none}; control $ctl records"
+		fi
+	fi
 fi
 
 # run-qemu's judge on lava-run logs made by replaying a real ringlab log

@@ -48,6 +48,32 @@ rm -rf "$fake"
 out=$(tools/run-qemu.sh --dry-run --accel hvf 2>&1); rc=$?
 [ $rc = 125 ] && [ "$(wc -l <<<"$out")" = 1 ] && pass run-qemu-bad-accel ||
 	fail run-qemu-bad-accel "exit $rc: $out"
+# Two runs started in the same second get two logs (the name has the
+# time and a unique part): a stand-in QEMU prints a passing log and exits
+# as isa-debug-exit would (1: pass).
+if [ -x "$BUILD/logcheck" ]; then
+	fake=$(mktemp -d)
+	mkdir -p "$fake/build"
+	ln -s "$(cd "$BUILD" && pwd)/logcheck" "$fake/build/logcheck"
+	printf '#!/bin/sh\ncat %s\nexit 1\n' "$(pwd)/tests/host/data/logs/pass-smbios.log" >"$fake/qemu"
+	chmod +x "$fake/qemu"
+	for i in 1 2 3; do
+		QEMU=$fake/qemu BUILD=$fake/build tools/run-qemu.sh --accel tcg >"$fake/out$i" 2>&1 &
+	done
+	wait
+	n=$(ls "$fake/build/logs"/ringlab-*.log 2>/dev/null | wc -l)
+	same=0
+	for f in "$fake/build/logs"/ringlab-*.log; do
+		cmp -s "$f" tests/host/data/logs/pass-smbios.log && same=$((same + 1))
+	done
+	secs=$(ls "$fake/build/logs"/ringlab-*.log | sed 's/.*ringlab-\([0-9-]*\)-kernel-.*/\1/' | sort -u | wc -l)
+	if [ "$n" = 3 ] && [ "$same" = 3 ]; then
+		pass run-qemu-unique-logs
+	else
+		fail run-qemu-unique-logs "3 runs started together left $n logs, $same of them whole ($secs distinct seconds): $(cat "$fake"/out* | tr '\n' ' ' | head -c 300)"
+	fi
+	rm -rf "$fake"
+fi
 [ -x "$BUILD/logcheck" ] && pass make-builds-logcheck ||
 	fail make-builds-logcheck "no $BUILD/logcheck after make (the default target must build it)"
 out=$(grep -c 'logcheck' <(make -s help 2>&1)); [ "$out" -ge 1 ] && pass make-help-tools ||

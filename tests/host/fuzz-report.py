@@ -14,7 +14,9 @@ suites, repeated runs) and produce well-formed output:
   - no exception other than ReportError (which main() turns into one
     "ringlab-report: error: ..." line and exit 2);
   - json loads, junit parses as XML, csv parses, tap starts with its
-    version line and plan, html is one closed document;
+    version line and plan, html is one closed document, ktap starts with
+    the start line, text and tap hold no control character but newline
+    and tab (an ESC from the log is written \\x1b);
   - compare of two mutants works the same way;
   - Progress.line() of ringlab-capture never raises.
 
@@ -40,6 +42,7 @@ import io
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 import traceback
@@ -62,7 +65,8 @@ def load_tool(name):
 # Values that stress number handling: empty, signs, overflow, floats, hex.
 NASTY = [b"", b"0", b"-1", b"-0", b"18446744073709551616", b"99999999999999999999999999",
          b"nan", b"inf", b"1e309", b"0x10", b"1.5", b"\xff", b"=", b",,,", b"1,-5,x,"]
-NASTY_LINES = [b"KTAP version 1", b"1..0", b"1..99999999", b"    KTAP version 1",
+NASTY_LINES = [b"KTAP version 1", b"# id.cpu.vendor: \x1b[31mX\x1b]0;t\x07\x9b2J",
+               b"    ok 1 a # SKIP \x1b[2J", b"not ok 1 x\x1b # \x07", b"1..0", b"1..99999999", b"    KTAP version 1",
                b"    # Subtest: x", b"    1..1", b"    ok 1 a", b"ok 1 x", b"not ok 1 x # PANIC",
                b"# integrity: lines=1 crc32=00000000", b"# exit: status=pass code=0",
                b"ringlab: 1 passed, 0 failed, 0 skipped", b"ringlab: PANIC: x",
@@ -136,6 +140,10 @@ def reseal(data):
     return b"\n".join(lines[:e] + [seal]) + b"\n"
 
 
+# what text and tap must never write (docs/host-tools.md, terminal safety)
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def check_outputs(report, run, tmp):
     """Every single-log subcommand; raises on a malformed output."""
     ns = types.SimpleNamespace
@@ -149,8 +157,17 @@ def check_outputs(report, run, tmp):
             continue
         if cmd in ("check",) or not os.path.exists(path):
             continue
+        if cmd == "ktap":
+            # the log's own bytes (Latin-1), from its start line
+            with open(path, "rb") as f:
+                if not f.read().startswith(b"KTAP version 1\n"):
+                    raise AssertionError("ktap output does not start with the start line")
+            continue
         with open(path, encoding="utf-8") as f:
             text = f.read()
+        if cmd in ("text", "tap") and CONTROL.search(text):
+            raise AssertionError("%s output holds a control character: %r"
+                                 % (cmd, CONTROL.search(text).group()))
         if cmd == "json":
             json.loads(text)
         elif cmd == "junit":

@@ -64,6 +64,12 @@ int main(void)
 		cmocka_unit_test(test_answers_missing_and_duplicate_key),
 		cmocka_unit_test(test_answers_from_control_env),
 		cmocka_unit_test(test_answers_malformed_and_placement),
+		cmocka_unit_test(test_runs_fail_then_pass),
+		cmocka_unit_test(test_runs_pass_then_fail),
+		cmocka_unit_test(test_runs_two_passes),
+		cmocka_unit_test(test_runs_pass_then_garbage),
+		cmocka_unit_test(test_runs_many),
+		cmocka_unit_test(test_protocol_text_mid_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

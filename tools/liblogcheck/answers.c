@@ -155,9 +155,11 @@ void lc_on_answer(struct state *st, size_t line, size_t level, struct slice c,
 		lc_err(st, line, "answer '%s' has no text", QS(k, key));
 	if (!from_list_ok(from, e, sizeof(e)))
 		lc_err(st, line, "answer '%s': %s", QS(k, key), e);
-	if (!slice_eq(control, "fired") && !slice_eq(control, "not-observed") &&
-	    !slice_eq(control, "none"))
-		lc_err(st, line, "answer '%s': control='%s', expected fired, not-observed or none",
+	/* partial: some claims' controls fired, others did not (the text
+	 * names them: "[controls not fired: ...]") */
+	if (!slice_eq(control, "fired") && !slice_eq(control, "partial") &&
+	    !slice_eq(control, "not-observed") && !slice_eq(control, "none"))
+		lc_err(st, line, "answer '%s': control='%s', expected fired, partial, not-observed or none",
 		       QS(k, key), QS(q, control));
 	if (env.n == 0 || memchr(env.p, ' ', env.n))
 		lc_err(st, line, "answer '%s': env= must be one token", QS(k, key));

@@ -6,13 +6,16 @@
  * a line of any length is checked whole and nothing is copied except short,
  * sanitised excerpts for the error messages.
  *
- * Three passes over the lines: find the last start line, find the last
- * integrity line after it, then walk the run once, feeding the CRC and a
- * small state machine that keeps one node per open nesting level (level 0
- * is the top level, level 1 a suite, deeper levels are accepted as KTAP
- * subtests of a case but not counted).  The checks that need the whole run
- * (plans of open suites, summary, exit status, the caller's expectations)
- * run once at the end.
+ * The input is cut into runs at its column-0 start lines (a console
+ * captured across reboots holds several); the run judged is the last
+ * complete one (with its integrity line), else the last.  Walking that run
+ * once feeds the CRC and a small state machine that keeps one node per
+ * open nesting level (level 0 is the top level, level 1 a suite, deeper
+ * levels are accepted as KTAP subtests of a case but not counted).  The
+ * checks that need the whole run (plans of open suites, summary, exit
+ * status, the caller's expectations) run once at the end.  Every other
+ * run is then checked the same way, only for its verdict, which a warning
+ * names when it is not pass.
  *
  * The parts, one job each, share tools/liblogcheck/internal.h: this file
  * (helpers, the line dispatcher, the driver), logcheck_lib_grammar.c (metric
@@ -283,92 +286,248 @@ static bool next_line(struct lines *it, struct slice *line)
 	return true;
 }
 
-int logcheck_buffer_opts(const char *text, size_t len,
-			 const struct logcheck_opts *opts,
-			 struct logcheck_result *r)
+/* One run of the input (docs/log-format.md, "Several runs in one file"):
+ * from a start line to the line before the next one (or the end).  Its
+ * integrity line is the first column-0 `# integrity:` line in it; what
+ * follows that line up to the next start belongs to no run. */
+struct span {
+	size_t start_pos, start_line;
+	size_t integ_line;      /* 0: none, the run is incomplete */
+	size_t end_pos;         /* where the next start line begins, or len */
+	size_t last_line;       /* the last line before the next start line */
+};
+
+struct run_scan {
+	struct lines it;
+	bool have_next;         /* a start line found and not yet returned */
+	size_t next_pos, next_line;
+};
+
+static bool is_start(struct slice l)
+{
+	return slice_eq(l, "KTAP version 1");
+}
+
+/* The next run; false when no start line is left. */
+static bool scan_run(struct run_scan *sc, struct span *sp)
+{
+	struct slice l;
+	size_t pos;
+
+	for (pos = sc->it.pos; !sc->have_next && next_line(&sc->it, &l); pos = sc->it.pos) {
+		if (is_start(l)) {
+			sc->have_next = true;
+			sc->next_pos = pos;
+			sc->next_line = sc->it.lineno;
+		}
+	}
+	if (!sc->have_next)
+		return false;
+	*sp = (struct span){ .start_pos = sc->next_pos, .start_line = sc->next_line,
+			     .last_line = sc->next_line };
+	sc->have_next = false;
+	for (pos = sc->it.pos; next_line(&sc->it, &l); pos = sc->it.pos) {
+		if (is_start(l)) {
+			sc->have_next = true;
+			sc->next_pos = pos;
+			sc->next_line = sc->it.lineno;
+			sp->end_pos = pos;
+			return true;
+		}
+		sp->last_line = sc->it.lineno;
+		if (!sp->integ_line && lc_has_prefix(l, "# integrity: "))
+			sp->integ_line = sc->it.lineno;
+	}
+	sp->end_pos = sc->it.len;
+	return true;
+}
+
+/* Check one run into r (cleared by the caller).  Returns the number of
+ * errors found before the caller's expectations were checked, which make
+ * a run fail the check but do not change its own verdict. */
+static size_t check_run(const char *text, const struct span *sp,
+			const struct logcheck_opts *opts, struct logcheck_result *r)
 {
 	static const char nl = '\n';
 	struct state st;
 	struct lines it;
 	struct slice l;
-	size_t start_pos = 0, start = 0, integ = 0, pos;
+	size_t last = sp->start_line, own;
+	uint32_t crc = 0;
 
-	memset(r, 0, sizeof(*r));
 	memset(&st, 0, sizeof(st));
 	st.r = r;
 	st.o = opts;
-	if (!text)
-		len = 0;
-
-	/* The run is judged from the last start line. */
-	it = (struct lines){ text, len, 0, 0 };
-	for (pos = 0; next_line(&it, &l); pos = it.pos) {
-		if (slice_eq(l, "KTAP version 1")) {
-			r->runs++;
-			start = it.lineno;
-			start_pos = pos;
-		}
-	}
-	if (!start) {
-		lc_err(&st, 0, "no 'KTAP version 1' line at column 0: not a ringlab log, or its start is lost");
-		return 1;
-	}
-	r->start_line = start;
-
-	/* The integrity line is the last column-0 one after the start. */
-	it = (struct lines){ text, len, start_pos, start - 1 };
-	while (next_line(&it, &l))
-		if (lc_has_prefix(l, "# integrity: "))
-			integ = it.lineno;
-
+	r->start_line = sp->start_line;
+	r->end_line = sp->integ_line ? sp->integ_line : sp->last_line;
 	if (opts && opts->nrequire) {
 		st.found = calloc(opts->nrequire, sizeof(bool));
 		if (!st.found) {
 			lc_err(&st, 0, "out of memory");
-			return 1;
+			return r->nerrors;
 		}
 	}
-
-	memset(&st.nodes[0], 0, sizeof(st.nodes[0]));
-	st.nodes[0].line = start;
+	st.nodes[0].line = sp->start_line;
 	st.nodes[0].next = 1;
 
-	size_t trailing = 0, first_trailing = 0, last = start;
-	uint32_t crc = 0;
-
-	it = (struct lines){ text, len, start_pos, start - 1 };
+	it = (struct lines){ text, sp->end_pos, sp->start_pos, sp->start_line - 1 };
 	while (next_line(&it, &l)) {
 		size_t n = it.lineno;
 
-		if (!integ || n < integ) {
+		if (!sp->integ_line || n < sp->integ_line) {
 			crc = crc32_update(crc, l.p, l.n);
 			crc = crc32_update(crc, &nl, 1);
 			r->lines_computed++;
 			last = n;
-			if (n != start)
+			if (n != sp->start_line)
 				process_line(&st, n, l);
-		} else if (n == integ) {
+		} else if (n == sp->integ_line) {
 			r->crc_computed = crc;
-			lc_check_integrity(&st, n, l, start);
+			lc_check_integrity(&st, n, l, sp->start_line);
 		} else if (l.n) {
-			if (!trailing++)
-				first_trailing = n;
+			/* after the integrity line: not this run's (a BIOS
+			 * banner after a reset), so not an error */
+			if (!r->trailing_lines++)
+				r->trailing_first = n;
 		}
 	}
 	r->crc_computed = crc;
-	if (!integ)
+	if (!sp->integ_line)
 		lc_err(&st, 0, "no '# integrity:' line after the start line (line %zu): the log is truncated",
-		       start);
-	if (trailing)
-		lc_err(&st, first_trailing, "%zu non-empty line(s) after the integrity line, which must be the last line",
-		       trailing);
+		       sp->start_line);
 
-	lc_finish(&st, integ ? integ : last);
+	lc_finish(&st, sp->integ_line ? sp->integ_line : last);
 	lc_check_answers(&st);
+	own = r->nerrors;
 	lc_check_opts(&st);
 	free(st.found);
 	lc_nameset_free(&st.metric_names);
 	lc_nameset_free(&st.hist_names);
+	return own;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void add_note(struct logcheck_result *r, bool warning, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->nnotes >= LOGCHECK_MAX_NOTES)
+		return;
+	r->notes[r->nnotes].warning = warning;
+	va_start(ap, fmt);
+	rl_vsnprintf(r->notes[r->nnotes].text, LOGCHECK_ERR_LEN, fmt, ap);
+	va_end(ap);
+	r->nnotes++;
+}
+
+static void record_run(struct logcheck_result *r, size_t i, const struct span *sp,
+		       const struct logcheck_result *x, size_t errors)
+{
+	struct logcheck_run *rec;
+
+	if (i == 0 || i > LOGCHECK_MAX_RUNS)
+		return;
+	rec = &r->run[i - 1];
+	rec->start_line = sp->start_line;
+	rec->end_line = sp->integ_line ? sp->integ_line : sp->last_line;
+	rec->complete = sp->integ_line != 0;
+	str_copy(rec->verdict, !sp->integ_line ? "incomplete" : errors ? "broken" : x->status,
+		 sizeof(rec->verdict));
+}
+
+/* At most this many runs that did not pass are named one by one. */
+#define NAMED_RUNS 10
+
+/* The runs other than the judged one: each checked on its own for its
+ * verdict; those that did not pass are named in a warning, and are errors
+ * with opts->all_runs. */
+static void check_others(const char *text, size_t len, const struct logcheck_opts *opts,
+			 struct logcheck_result *r)
+{
+	struct logcheck_result *x = malloc(sizeof(*x));
+	struct run_scan sc = { .it = { text, len, 0, 0 } };
+	struct state st = { .r = r };
+	struct span sp;
+	size_t i = 0;
+
+	if (!x) {
+		lc_err(&st, 0, "out of memory: the other %zu runs were not checked", r->runs - 1);
+		return;
+	}
+	while (scan_run(&sc, &sp)) {
+		if (++i == r->judged)
+			continue;
+		memset(x, 0, sizeof(*x));
+		size_t own = check_run(text, &sp, NULL, x);
+
+		record_run(r, i, &sp, x, own);
+		const char *v = !sp.integ_line ? "incomplete (no integrity line)" :
+				own ? "broken (fails the log check)" : x->status;
+
+		if (sp.integ_line && !own && strcmp(x->status, "pass") == 0)
+			continue;
+		if (r->others_not_passed++ < NAMED_RUNS)
+			add_note(r, true, "%s run %zu of %zu (lines %zu-%zu) did not pass: %s",
+				 i < r->judged ? "earlier" : "later", i, r->runs, sp.start_line,
+				 sp.integ_line ? sp.integ_line : sp.last_line, v);
+		if (opts && opts->all_runs)
+			lc_err(&st, sp.start_line, "--all-runs: run %zu of %zu did not pass: %s",
+			       i, r->runs, v);
+	}
+	if (r->others_not_passed > NAMED_RUNS)
+		add_note(r, true, "... and %zu more runs did not pass",
+			 r->others_not_passed - NAMED_RUNS);
+	free(x);
+}
+
+int logcheck_buffer_opts(const char *text, size_t len,
+			 const struct logcheck_opts *opts,
+			 struct logcheck_result *r)
+{
+	struct run_scan sc;
+	struct span sp, judged = { 0 }, last = { 0 };
+	size_t n = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!text)
+		len = 0;
+
+	/* Which run is judged: the last complete one, else the last. */
+	sc = (struct run_scan){ .it = { text, len, 0, 0 } };
+	while (scan_run(&sc, &sp)) {
+		n++;
+		if (sp.integ_line) {
+			judged = sp;
+			r->judged = n;
+			r->complete_runs++;
+		}
+		last = sp;
+	}
+	r->runs = n;
+	if (!n) {
+		struct state st = { .r = r };
+
+		lc_err(&st, 0, "no 'KTAP version 1' line at column 0: not a ringlab log, or its start is lost");
+		return 1;
+	}
+	if (!r->judged) {
+		judged = last;
+		r->judged = n;
+	}
+	if (n > 1)
+		add_note(r, false, "the file holds %zu runs (start lines at column 0), %zu of them complete; judged run %zu (lines %zu-%zu), the %s",
+			 n, r->complete_runs, r->judged, judged.start_line,
+			 judged.integ_line ? judged.integ_line : judged.last_line,
+			 r->complete_runs ? "last complete one" : "last (none is complete)");
+
+	size_t own = check_run(text, &judged, opts, r);
+
+	record_run(r, r->judged, &judged, r, own);
+	if (n > 1)
+		check_others(text, len, opts, r);
+	if (r->trailing_lines)
+		add_note(r, false, "%zu non-empty line(s) after the integrity line (line %zu) start no new run: ignored (from line %zu)",
+			 r->trailing_lines, judged.integ_line, r->trailing_first);
 	return r->nerrors ? 1 : 0;
 }
 

@@ -15,6 +15,11 @@
  * counts all of them, so a caller can say how many were left out. */
 #define LOGCHECK_MAX_ERRORS 64
 #define LOGCHECK_ERR_LEN    200
+/* Notes (facts about the file, not errors: several runs, output after the
+ * integrity line) kept, and runs whose verdict is kept one by one; the
+ * counts go on beyond them. */
+#define LOGCHECK_MAX_NOTES  16
+#define LOGCHECK_MAX_RUNS   32
 
 /* One line of the judged run, as the checker understood it: what
  * `logcheck --json` and tools/ringlab-report build on, so that there is
@@ -66,6 +71,8 @@ struct logcheck_opts {
 	const char *const *require_metrics; /* exact `# metric` names */
 	size_t nrequire;
 	bool require_answers;               /* a log without an answers block fails */
+	bool all_runs;                      /* a run other than the judged one that did
+					     * not pass (or is incomplete) is an error */
 };
 
 /* The questions of the answers block (docs/log-format.md "Answers"), in
@@ -74,11 +81,33 @@ struct logcheck_opts {
 #define LOGCHECK_NANSWERS 10
 extern const char *const logcheck_answer_keys[LOGCHECK_NANSWERS];
 
+/* One run of the file (docs/log-format.md, "Several runs in one file"):
+ * from its start line to the line before the next start line. */
+struct logcheck_run {
+	size_t start_line;
+	size_t end_line;        /* its integrity line; else its last line */
+	bool complete;          /* it has an integrity line at column 0 */
+	/* pass, fail, config-error, panic (its exit status, when its check
+	 * passed), broken (its check failed), incomplete (no integrity line) */
+	char verdict[16];
+};
+
 struct logcheck_result {
 	/* Where the judged run starts (1-based line in the whole input; 0 when
-	 * there is no start line) and how many start lines the input had. */
+	 * there is no start line) and how many start lines the input had.
+	 * The judged run is the last complete one (with an integrity line),
+	 * else the last: judged is its number, 1..runs. */
 	size_t start_line;
 	size_t runs;
+	size_t judged, complete_runs;
+	size_t end_line;                /* the judged run's integrity line, or its last line */
+	/* Runs whose verdict is not pass, the judged one left out. */
+	size_t others_not_passed;
+	/* The first LOGCHECK_MAX_RUNS runs, in order. */
+	struct logcheck_run run[LOGCHECK_MAX_RUNS];
+	/* Non-empty lines after the judged run's integrity line that start no
+	 * new run (a BIOS banner after a reset): ignored, with a note. */
+	size_t trailing_lines, trailing_first;
 
 	/* Counted from the result lines: suites at level 0, cases at level 1.
 	 * timeouts are also counted in failed. */
@@ -117,6 +146,13 @@ struct logcheck_result {
 
 	size_t nerrors;
 	char errors[LOGCHECK_MAX_ERRORS][LOGCHECK_ERR_LEN];
+	/* What a reader should know that is not an error; warning: an earlier
+	 * run did not pass. */
+	size_t nnotes;
+	struct {
+		bool warning;
+		char text[LOGCHECK_ERR_LEN];
+	} notes[LOGCHECK_MAX_NOTES];
 };
 
 /* Check a whole log (any bytes; it need not be NUL-terminated).  Returns 0

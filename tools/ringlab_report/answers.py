@@ -8,7 +8,7 @@ import os
 import sys
 
 from .parse import QUESTIONS
-from .convert import open_out
+from .convert import close_out, open_out
 
 
 def fleet_row(run, path):
@@ -44,7 +44,7 @@ CELL = 40
 def cmd_answers(runs, paths, args):
     rows = [fleet_row(r, p) for r, p in zip(runs, paths)]
     cols = FLEET_FIXED + [k for k, _ in QUESTIONS]
-    out = open_out(args.output)
+    out = open_out(args.output, escaped=not (args.csv or args.html))
     if args.csv:
         w = csv.writer(out, lineterminator="\n")
         w.writerow(cols)
@@ -79,8 +79,7 @@ def cmd_answers(runs, paths, args):
             out.write(" | ".join(v.ljust(widths[i]) for i, v in enumerate(line)).rstrip() + "\n")
         out.write("(%d logs; answers cut to %d characters: --csv or --html for the whole text)\n"
                   % (len(rows), CELL))
-    if out is not sys.stdout:
-        out.close()
+    close_out(out)
     for r, run in zip(rows, runs):
         if not run.ok:
             print("ringlab-report: warning: %s fails the log check (%s)" % (

@@ -5,7 +5,7 @@ one line."""
 import argparse
 import sys
 
-from .parse import ReportError, parse, read_input
+from .parse import ReportError, parse_path
 from .convert import cmd_check, cmd_csv, cmd_json, cmd_junit, cmd_ktap, cmd_tap, cmd_times
 from .text import cmd_text
 from .page import cmd_html
@@ -16,6 +16,10 @@ from .answers import cmd_answers
 ONE_LOG = {"check": cmd_check, "tap": cmd_tap, "ktap": cmd_ktap, "junit": cmd_junit,
            "json": cmd_json, "csv": cmd_csv, "html": cmd_html, "text": cmd_text,
            "times": cmd_times}
+
+
+ALL_RUNS = ("a log with several runs: a run other than the judged one (the last complete "
+            "one) that did not pass fails it too")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -46,9 +50,11 @@ def main(argv, doc):
         p = sub.add_parser(name, help=what)
         p.add_argument("log")
         p.add_argument("-o", "--output", required=need_out)
+        p.add_argument("--all-runs", action="store_true", help=ALL_RUNS)
     p = sub.add_parser("times", help="per-case and per-suite durations")
     p.add_argument("log")
     p.add_argument("-o", "--output")
+    p.add_argument("--all-runs", action="store_true", help=ALL_RUNS)
     p.add_argument("--csv", action="store_true", help="CSV instead of a text table")
     p = sub.add_parser("compare", help="changed verdicts first, then significant metric changes")
     p.add_argument("logs", nargs="+")
@@ -66,17 +72,18 @@ def main(argv, doc):
     g.add_argument("--html", action="store_true", help="one HTML page")
     args = ap.parse_args(argv)
     try:
-        if args.cmd == "compare":
-            if len(args.logs) < 2:
+        if args.cmd in ("compare", "answers"):
+            if args.cmd == "compare" and len(args.logs) < 2:
                 ap.error("compare needs two or more logs")
-            runs = [parse(read_input(p), p) for p in args.logs]
-            return cmd_compare(runs, args)
-        if args.cmd == "answers":
+            # a second '-' would read an empty standard input
             if args.logs.count("-") > 1:
                 ap.error("standard input ('-') can be read once")
-            runs = [parse(read_input(p), p) for p in args.logs]
+            runs = [parse_path(p) for p in args.logs]
+            if args.cmd == "compare":
+                return cmd_compare(runs, args)
             return cmd_answers(runs, args.logs, args)
-        run = parse(read_input(args.log), args.log)
+        run = parse_path(args.log)
+        run.all_runs = args.all_runs
         return ONE_LOG[args.cmd](run, args)
     except ReportError as e:
         print("ringlab-report: error: %s" % e, file=sys.stderr)

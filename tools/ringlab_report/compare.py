@@ -5,11 +5,10 @@ durations, then every metric with ratios and significance."""
 import csv
 import math
 import re
-import sys
 
 from .num import fmt_ms, fmt_num, fmt_sig, numf
 from .parse import ReportError
-from .convert import CSV_KEYS, open_out
+from .convert import CSV_KEYS, close_out, open_out
 
 
 def headline(fields):
@@ -201,7 +200,7 @@ def cmd_compare(runs, args):
                 if m["name"] not in names:
                     names.append(m["name"])
         per.append(d)
-    out = open_out(args.output)
+    out = open_out(args.output, escaped=not args.csv)
     letters = [chr(ord("A") + i) for i in range(len(runs))]
     if not args.csv:
         for i, r in enumerate(runs):
@@ -287,6 +286,5 @@ def cmd_compare(runs, args):
         if partial:
             out.write("In some logs only (%d): %s\n" % (len(partial), " ".join(
                 "%s[%s]" % (n, "".join(only[n])) for n in partial)))
-    if out is not sys.stdout:
-        out.close()
+    close_out(out)
     return 0

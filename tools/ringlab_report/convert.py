@@ -4,6 +4,7 @@ status), tap, ktap, junit, json, csv and times."""
 
 import csv
 import json
+import re
 import sys
 
 from . import num
@@ -11,21 +12,63 @@ from .num import fmt_ms
 from .parse import ReportError
 
 
-def open_out(path):
+# Control characters but newline and tab: C0, DEL, and C1 (U+0080-U+009F,
+# which some terminals obey as CSI and OSC too).  A log may hold any byte
+# (logcheck hands them on as Latin-1), and an ESC or OSC sequence from a
+# firmware string must not reach the reader's terminal.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text):
+    """text with its control characters written as \\xNN."""
+    return _CONTROL.sub(lambda m: "\\x%02x" % ord(m.group()), text)
+
+
+class Printable:
+    """A text output for people and line-oriented tools (text, tap, times,
+    compare and answers as text): control characters escaped."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, text):
+        return self.f.write(printable(text))
+
+    def close(self):
+        self.f.close()
+
+
+def open_out(path, escaped=False):
+    """The output file (standard output for none or '-'); escaped: wrapped
+    in Printable."""
     if not path or path == "-":
-        return sys.stdout
-    try:
-        return open(path, "w", encoding="utf-8", newline="")
-    except OSError as e:
-        raise ReportError("cannot write %s: %s" % (path, e.strerror or e))
+        f = sys.stdout
+    else:
+        try:
+            f = open(path, "w", encoding="utf-8", newline="")
+        except OSError as e:
+            raise ReportError("cannot write %s: %s" % (path, e.strerror or e))
+    return Printable(f) if escaped else f
+
+
+def close_out(out):
+    if out is not sys.stdout and getattr(out, "f", None) is not sys.stdout:
+        out.close()
 
 
 def cmd_check(run, args):
+    for n in run.notes_lines():
+        print("%s: %s" % (run.label, n), file=sys.stderr)
     if run.ok:
         c = run.counts
         print("%s: ok: %d cases (%d passed, %d failed, %d skipped) in %d suites, %d metrics, "
-              "status=%s" % (run.label, c["cases"], c["passed"], c["failed"], c["skipped"],
-                             c["suites"], c["metrics"], run.status))
+              "status=%s%s" % (run.label, c["cases"], c["passed"], c["failed"], c["skipped"],
+                               c["suites"], c["metrics"], run.status,
+                               " (run %d of %d in the log)" % (run.judged, run.runs)
+                               if run.runs > 1 else ""))
+        if run.exit_status() == 1 and run.status == "pass":
+            print("%s: error: --all-runs: %d other run(s) did not pass"
+                  % (run.label, run.others_not_passed), file=sys.stderr)
     else:
         for e in run.check_errors:
             print("%s: error: %s" % (run.label, e), file=sys.stderr)
@@ -53,8 +96,10 @@ def cmd_tap(run, args):
     for name, msg, details in run.problems():
         results.append((False, name, None, {"message": msg, "severity": "error",
                                              "details": details[:20]}))
-    out = open_out(args.output)
+    out = open_out(args.output, escaped=True)
     out.write("TAP version 13\n1..%d\n" % len(results))
+    for n in run.notes_lines():
+        out.write("# %s\n" % n)
     for i, (ok, name, directive, diag) in enumerate(results, 1):
         out.write("%s %d - %s%s\n" % ("ok" if ok else "not ok", i, name,
                                        " # " + directive if directive else ""))
@@ -69,19 +114,32 @@ def cmd_tap(run, args):
                 else:
                     out.write("  %s: %s\n" % (k, yaml_str(v) if isinstance(v, str) else v))
             out.write("  ...\n")
-    if out is not sys.stdout:
-        out.close()
+    close_out(out)
     return 0
 
 
 def cmd_ktap(run, args):
-    lines = run.run_lines()
-    if not lines:
+    if not run.doc["start_line"]:
         raise ReportError("%s: no 'KTAP version 1' line: nothing to clean" % run.label)
-    out = open_out(args.output)
-    out.write("".join(l + "\n" for l in lines))
-    if out is not sys.stdout:
-        out.close()
+    to_stdout = not args.output or args.output == "-"
+    if to_stdout and sys.stdout.isatty():
+        # a terminal gets the lines with their control characters escaped
+        out = open_out(None, escaped=True)
+        for l in run.run_lines():
+            out.write(l + "\n")
+    else:
+        # elsewhere the KTAP is the log's own bytes, so that its integrity
+        # line still matches
+        try:
+            out = sys.stdout.buffer if to_stdout else open(args.output, "wb")
+        except OSError as e:
+            raise ReportError("cannot write %s: %s" % (args.output, e.strerror or e))
+        for l in run.run_lines():
+            out.write(l.encode("latin-1") + b"\n")
+        if to_stdout:
+            out.flush()
+        else:
+            out.close()
     if not run.ok:
         print("ringlab-report: warning: %s fails the check (%s); the KTAP is as printed"
               % (run.label, run.check_errors[0] if run.check_errors else "?"), file=sys.stderr)
@@ -99,6 +157,13 @@ def cmd_junit(run, args):
         raise ReportError("junit needs the Python module junit_xml (Debian: python3-junit.xml)")
     props = {"id." + k: v for k, v in run.identity.items()}
     props.update({"ringlab.status": run.status or "incomplete", "ringlab.log_ok": str(run.ok).lower()})
+    if run.runs > 1:
+        props.update({"ringlab.runs": str(run.runs), "ringlab.judged_run": str(run.judged),
+                      "ringlab.run_verdicts": "; ".join(
+                          "run %d (lines %d-%d): %s" % (v["run"], v["start_line"], v["end_line"],
+                                                        v["verdict"]) for v in run.run_verdicts)})
+    for i, n in enumerate(run.notes_lines(), 1):
+        props["ringlab.note.%d" % i] = n
     for k, a in (run.answers or {}).items():
         props["answer." + k] = "%s (%s)" % (a["text"], run.answer_tail(a))
     class Suite(TestSuite):
@@ -149,19 +214,28 @@ def cmd_junit(run, args):
     text = to_xml_report_string(suites, prettyprint=True, encoding="utf-8")
     out = open_out(args.output)
     out.write(text)
-    if out is not sys.stdout:
-        out.close()
+    close_out(out)
     return 0
 
 
+def fields_data(f):
+    out = {}
+    for k, v in f.items():
+        n = num.number(v)
+        out[k] = v if n is None else n
+    return out
+
+
 def as_data(run):
-    def fields(f):
-        return {k: (num.number(v) if num.number(v) is not None else v) for k, v in f.items()}
+    """Everything but the metrics and histograms, which cmd_json writes
+    one at a time (a log may hold millions)."""
     return {
         "file": run.label,
         "check": {"ok": run.ok, "errors": run.check_errors, "nerrors": run.nerrors,
                   "integrity": run.integrity},
         "status": run.status, "code": run.code, "panic": run.panic_text if run.panicked else None,
+        "runs": {"count": run.runs, "judged": run.judged, "verdicts": run.run_verdicts,
+                 "notes": run.notes},
         "counts": run.counts,
         "identity": run.identity,
         "errors": run.errors, "warnings": run.warnings,
@@ -174,19 +248,23 @@ def as_data(run):
         "problems": [{"name": n, "message": m} for n, m, _ in run.problems()],
         "answers_env": run.answers_env,
         "answers": run.answers,
-        "metrics": [{"name": m["name"], "suite": m["suite"], "case": m["case"],
-                     "line": m["line"], **fields(m["fields"])} for m in run.metrics],
-        "hists": [{"name": h["name"], "line": h["line"], **fields(h["fields"])}
-                  for h in run.hists.values()],
     }
 
 
 def cmd_json(run, args):
     out = open_out(args.output)
-    json.dump(as_data(run), out, indent=1)
-    out.write("\n")
-    if out is not sys.stdout:
-        out.close()
+    head = json.dumps(as_data(run), indent=1)
+    out.write(head[:-2] + ',\n "metrics": [')
+    for i, m in enumerate(run.metrics):
+        out.write("%s\n  %s" % ("," if i else "", json.dumps(
+            {"name": m["name"], "suite": m["suite"], "case": m["case"], "line": m["line"],
+             **fields_data(m["fields"])})))
+    out.write('\n ],\n "hists": [')
+    for i, h in enumerate(run.hists.values()):
+        out.write("%s\n  %s" % ("," if i else "", json.dumps(
+            {"name": h["name"], "line": h["line"], **fields_data(h["fields"])})))
+    out.write("\n ]\n}\n")
+    close_out(out)
     return 0
 
 
@@ -202,14 +280,13 @@ def cmd_csv(run, args):
         extra = " ".join("%s=%s" % (k, v) for k, v in f.items() if k not in CSV_KEYS)
         w.writerow([m["name"], m["suite"], m["case"] or ""] + [f.get(k, "") for k in CSV_KEYS]
                    + [extra])
-    if out is not sys.stdout:
-        out.close()
+    close_out(out)
     return 0
 
 
 def cmd_times(run, args):
     """Wall time per suite, then per case, from the `# time:` lines."""
-    out = open_out(args.output)
+    out = open_out(args.output, escaped=not args.csv)
     rows = []
     for s in run.suites:
         rows.append([s["name"], "", s["result"], fmt_ms(run.suite_ms(s)), str(len(s["cases"]))])
@@ -228,6 +305,5 @@ def cmd_times(run, args):
             out.write("  ".join(v.rjust(widths[i]) if i >= 3 else v.ljust(widths[i])
                                 for i, v in enumerate(r)).rstrip() + "\n")
         out.write("total of the suites: %s ms\n" % fmt_ms(total))
-    if out is not sys.stdout:
-        out.close()
+    close_out(out)
     return 0

@@ -177,12 +177,25 @@ def bucket_of(buckets, v):
     return len(buckets) - 1 if buckets and v >= buckets[-1][1] else 0
 
 
+# A case shows at most this many metrics (a real one has at most a few
+# hundred); csv and json list them all.
+SHOW_MAX = 2000
+
+
+def shown_note(c, metrics):
+    """The line that says how many metrics of case c were left out."""
+    left = len(c["metrics"]) - len(metrics)
+    return ("%d more metrics of this case not shown (csv and json list every one)" % left
+            if left > 0 else None)
+
+
 def case_views(run, s):
-    """Per case of suite s: (case, metrics, grids), the case's conclusion
-    lines, then the suite's own (after its last case)."""
+    """Per case of suite s: (case, metrics (at most SHOW_MAX), grids), the
+    case's conclusion lines, then the suite's own (after its last case)."""
     views = []
     for c in s["cases"]:
-        views.append((c, c["metrics"], find_grids(c["metrics"]),
+        metrics = c["metrics"].head(SHOW_MAX)
+        views.append((c, metrics, find_grids(metrics),
                       [x for x in s["conclusions"] if x["case"] == c["name"]]))
     return views, [x for x in s["conclusions"] if x["case"] is None]
 

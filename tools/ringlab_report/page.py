@@ -3,13 +3,13 @@
 histograms."""
 
 import html
-import sys
 
 from .num import fmt_ms, fmt_num
 from .parse import QUESTIONS
-from .convert import open_out
+from .convert import close_out, open_out
 from .layout import (DIST_KEYS, METRIC_HEADER, banner_rows, case_views, environment,
-                     headline_value, hist_view, metric_row, metric_tail, status_word, verdict_line)
+                     headline_value, hist_view, metric_row, metric_tail, shown_note, status_word,
+                     verdict_line)
 
 
 def hist_svg(view, width=460, height=110):
@@ -124,6 +124,7 @@ def render_html(run):
          '<h1>ringlab run: <span style="color:%s">%s</span></h1>' %
          ("#2a2" if verdict == "pass" else "#c22", e(status_word(run))),
          "<p>%s.</p>" % e(verdict_line(run))]
+    o += ['<p class="note">%s</p>' % e(n) for n in run.notes_lines()]
     o.append('<div class="env" id="environment" style="background:%s"><b>Environment: %s</b> '
              '(<code>%s</code>): %s<table>%s</table></div>' % (
                  ENV_COLORS[kind], e(kind), e(token), e(note),
@@ -187,6 +188,8 @@ def render_html(run):
                     "".join('<td class="t">%s</td>' % e(x) for x in cells[1:7]),
                     e(cells[7]), e(cells[8])))
             o.append("</table>")
+            if shown_note(c, metrics):
+                o.append("<p><i>%s</i></p>" % e(shown_note(c, metrics)))
             for m in metrics:
                 v = hist_view(run, m)
                 if v is not None:
@@ -205,6 +208,5 @@ def render_html(run):
 def cmd_html(run, args):
     out = open_out(args.output)
     out.write(render_html(run))
-    if out is not sys.stdout:
-        out.close()
+    close_out(out)
     return 0

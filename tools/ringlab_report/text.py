@@ -4,9 +4,10 @@
 import sys
 
 from .num import fmt_ms, fmt_num
-from .convert import open_out
+from .convert import close_out, open_out
 from .layout import (HIST_MARKS, METRIC_HEADER, banner_rows, bucket_of, case_views, environment,
-                     headline_value, hist_view, metric_row, metric_tail, status_word, verdict_line)
+                     headline_value, hist_view, metric_row, metric_tail, shown_note, status_word,
+                     verdict_line)
 
 
 def text_table(rows, right=(), indent="    ", cut=None):
@@ -67,6 +68,7 @@ def render_text(run):
     o.append("ringlab run: %s   [%s]" % (status_word(run).upper() if run.status else status_word(run),
                                          run.label))
     o.append(verdict_line(run))
+    o += run.notes_lines()
     kind, token, note = environment(run)
     o.append("")
     o.append("== Environment: %s (%s): %s" % (kind.upper(), token, note))
@@ -128,6 +130,8 @@ def render_text(run):
                 o += text_matrix(g, unit, "    ")
             o += text_table([METRIC_HEADER] + [metric_row(m) for m in metrics],
                             right=set(range(1, 7)), cut=100)
+            if shown_note(c, metrics):
+                o.append("    (%s)" % shown_note(c, metrics))
             hv = [(m, hist_view(run, m)) for m in metrics]
             hv = [(m, v) for m, v in hv if v is not None]
             if hv:
@@ -152,10 +156,9 @@ def render_text(run):
 
 
 def cmd_text(run, args):
-    out = open_out(args.output)
+    out = open_out(args.output, escaped=True)
     out.write(render_text(run))
-    if out is not sys.stdout:
-        out.close()
+    close_out(out)
     if not run.ok:
         print("ringlab-report: warning: %s fails the log check (%s)" % (
             run.label, run.check_errors[0] if run.check_errors else "?"), file=sys.stderr)

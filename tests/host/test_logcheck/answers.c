@@ -171,8 +171,13 @@ void test_answers_from_control_env(void **state)
 	assert_int_not_equal(check_answers_edit(A_LITMUS,
 		"# answer litmus: 1.2 cycles (from=alpha.one.lat; control=maybe; env=bare-metal)",
 		NULL, NULL, NULL), 0);
-	assert_error("answer 'litmus': control='maybe', expected fired, not-observed or none");
+	assert_error("answer 'litmus': control='maybe', expected fired, partial, not-observed or none");
 	assert_nerrors(1);
+
+	/* some claims' controls fired, others not: the text names those */
+	assert_int_equal(check_answers_edit(A_LITMUS,
+		"# answer litmus: 1.2 cycles [controls not fired: litmus.sb] (from=alpha.one.lat; control=partial; env=bare-metal)",
+		NULL, NULL, NULL), 0);
 
 	assert_int_not_equal(check_answers_edit(A_LITMUS,
 		"# answer litmus: 1.2 cycles (from=alpha.one.lat; control=none; env=hypervisor:KVMKVMKVM)",

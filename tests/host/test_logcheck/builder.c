@@ -122,6 +122,17 @@ void dump_errors(void)
 
 	for (size_t i = 0; i < n; i++)
 		print_message("  error: %s\n", R.errors[i]);
+	for (size_t i = 0; i < R.nnotes; i++)
+		print_message("  %s: %s\n", R.notes[i].warning ? "warning" : "note",
+			      R.notes[i].text);
+}
+
+bool has_note(bool warning, const char *sub)
+{
+	for (size_t i = 0; i < R.nnotes; i++)
+		if (R.notes[i].warning == warning && strstr(R.notes[i].text, sub))
+			return true;
+	return false;
 }
 
 bool has_error(const char *sub)

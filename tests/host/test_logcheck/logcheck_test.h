@@ -67,6 +67,16 @@ struct logbuf {
 		}							\
 	} while (0)
 
+#define assert_note(warn, sub)						\
+	do {								\
+		if (!has_note(warn, sub)) {				\
+			print_message("missing %s '%s'\n",		\
+				      (warn) ? "warning" : "note", sub); \
+			dump_errors();					\
+			fail();						\
+		}							\
+	} while (0)
+
 #define assert_nerrors(k)						\
 	do {								\
 		if (R.nerrors != (k)) {					\
@@ -91,6 +101,7 @@ int check(struct logbuf *b);
 int check_lines(const char *const *lines);
 void dump_errors(void);
 bool has_error(const char *sub);
+bool has_note(bool warning, const char *sub);
 
 /* the cases, in the order main() runs them */
 void test_valid_minimal(void **state);
@@ -147,5 +158,11 @@ void test_answers_absent(void **state);
 void test_answers_missing_and_duplicate_key(void **state);
 void test_answers_from_control_env(void **state);
 void test_answers_malformed_and_placement(void **state);
+void test_runs_fail_then_pass(void **state);
+void test_runs_pass_then_fail(void **state);
+void test_runs_two_passes(void **state);
+void test_runs_pass_then_garbage(void **state);
+void test_runs_many(void **state);
+void test_protocol_text_mid_line(void **state);
 
 #endif

@@ -137,14 +137,40 @@ void test_second_run_truncated_fails(void **state)
 	lb_init(&b, "\n");
 	lb_lines(&b, GOOD_LOG);
 	lb_seal(&b);
-	/* A later run that stopped after its plan: it is the one judged. */
+	/* A later run that stopped after its plan: the complete run before
+	 * it is judged, and a warning names the incomplete one (docs/log-format.md,
+	 * "Several runs in one file"); --all-runs makes it an error. */
+	lb_lines(&b, LINES("KTAP version 1", "1..2"));
+	assert_valid(check(&b));
+	assert_int_equal(R.runs, 2);
+	assert_int_equal(R.judged, 1);
+	assert_int_equal(R.complete_runs, 1);
+	assert_int_equal(R.start_line, 1);
+	assert_true(R.has_integrity);
+	assert_int_equal(R.others_not_passed, 1);
+	assert_note(true, "later run 2 of 2 (lines 18-19) did not pass: incomplete");
+	assert_string_equal(R.run[1].verdict, "incomplete");
+	assert_false(R.run[1].complete);
+
+	struct logcheck_opts o = { .qemu_exit = -1, .min_cases = -1, .all_runs = true };
+
+	assert_int_not_equal(check_opts(&b, &o), 0);
+	assert_nerrors(1);
+	assert_error("line 18: --all-runs: run 2 of 2 did not pass: incomplete");
+	lb_free(&b);
+
+	/* No run is complete: the last is judged, as truncated. */
+	lb_init(&b, "\n");
+	lb_lines(&b, GOOD_LOG);
 	lb_lines(&b, LINES("KTAP version 1", "1..2"));
 	check(&b);
 	assert_int_equal(R.runs, 2);
-	assert_int_equal(R.start_line, 18);
+	assert_int_equal(R.judged, 2);
+	assert_int_equal(R.start_line, 17);
 	assert_false(R.has_integrity);
-	assert_error("no '# integrity:' line after the start line (line 18)");
-	assert_error("line 19: the top level plans 2 results (line 19) but has 0");
+	assert_error("no '# integrity:' line after the start line (line 17)");
+	assert_error("line 18: the top level plans 2 results (line 18) but has 0");
+	assert_note(false, "none is complete");
 	lb_free(&b);
 }
 
@@ -323,16 +349,23 @@ void test_truncated(void **state)
 
 void test_text_after_integrity(void **state)
 {
+	static const char tail[] = "\n# late AP output\nmore\n# integrity: lines=1 crc32=00000000\n";
 	struct logbuf b;
 
 	(void)state;
+	/* Output after the integrity line that starts no new run (a BIOS
+	 * banner after the reset, even one that looks like an integrity
+	 * line) is not the run's: a note, not an error. */
 	lb_init(&b, "\n");
 	lb_lines(&b, GOOD_LOG);
 	lb_seal(&b);
-	lb_raw(&b, "\n# late AP output\nmore\n", 23);
-	assert_int_not_equal(check(&b), 0);
-	assert_nerrors(1);
-	assert_error("line 19: 2 non-empty line(s) after the integrity line");
+	lb_raw(&b, tail, sizeof(tail) - 1);
+	assert_valid(check(&b));
+	assert_int_equal(R.trailing_lines, 3);
+	assert_int_equal(R.trailing_first, 19);
+	assert_int_equal(R.end_line, 17);
+	assert_true(R.integrity_ok);
+	assert_note(false, "3 non-empty line(s) after the integrity line (line 17) start no new run: ignored (from line 19)");
 	lb_free(&b);
 }
 
