@@ -302,3 +302,8 @@ printf '#include "kernel/test.h"\n#include "arch/x86/msr.h"\n' >"$tmp/suites/pla
 control dir-hosted-header "$tmp/suites/plantdir/plantdir.h" FAIL "the header of a SUITE_HOSTED directory including arch/x86/msr.h"
 control dir-hosted-clean "$tmp/suites/plantdir/clean.c" PASS "a hosted directory's job file including its own header and lib/"
 control dir-other-header "$tmp/suites/plantring0/job.c" FAIL "a directory's job file including another suite's header"
+# a split suite orders every case: a TEST in a job file without .order
+printf '#include "suites/plantring0/plantring0.h"\nTEST(plantring0, a, .order = 10)\n{\n\tt_diag(t, "x");\n}\nTEST(plantring0, b)\n{\n\tt_diag(t, "y");\n}\n' >"$tmp/suites/plantring0/job.c"
+control dir-no-order "$tmp/suites/plantring0/job.c" FAIL "a split suite's TEST without .order"
+printf '#include "suites/plantring0/plantring0.h"\nTEST(plantring0, a, .order = 10)\n{\n\tt_diag(t, "x");\n}\n' >"$tmp/suites/plantring0/job.c"
+control dir-ordered "$tmp/suites/plantring0/job.c" PASS "a split suite's TEST with .order"
