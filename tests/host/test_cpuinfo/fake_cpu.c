@@ -130,7 +130,7 @@ static const struct {
 	B(hypervisor), B(has_leaf_0b), B(has_leaf_1f),
 	B(spec_ctrl), B(stibp), B(flush_l1d), B(arch_capabilities), B(md_clear), B(ssbd),
 	B(bhi_ctrl), B(amd_ibpb), B(amd_ibrs), B(amd_stibp), B(amd_ssbd), B(verw_clear),
-	B(perfctr_core), B(avx), B(avx2), B(avx512f),
+	B(perfctr_core), B(avx), B(avx2), B(avx512f), B(sse2), B(xsave), B(osxsave), B(topoext),
 };
 #undef B
 #define NBOOLS (sizeof(bools) / sizeof(bools[0]))

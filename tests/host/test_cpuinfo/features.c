@@ -50,6 +50,10 @@ static const struct {
 	{ "pge", 1, 0, EDX, 13, NULL },
 	{ "nx", 0x80000001, 0, EDX, 20, NULL },
 	{ "hypervisor", 1, 0, ECX, 31, NULL },
+	{ "sse2", 1, 0, EDX, 26, NULL },
+	{ "xsave", 1, 0, ECX, 26, NULL },
+	{ "osxsave", 1, 0, ECX, 27, NULL },
+	{ "topoext", 0x80000001, 0, ECX, 22, NULL },
 };
 #define NFEATURE_BITS (sizeof(feature_bits) / sizeof(feature_bits[0]))
 
