@@ -177,7 +177,7 @@ void test_dump_intel_i7_6700k(void **state)
 	assert_int_equal(ci.initial_apic_id, 2);
 	assert_string_equal(on_list(&ci), "apic tsc msr pge x2apic tsc_deadline invariant_tsc "
 					  "rdtscp erms pcid invpcid rtm tsc_adjust gbpages nx "
-					  "has_leaf_0b avx avx2");
+					  "has_leaf_0b avx avx2 sse2 xsave osxsave");
 	assert_int_equal(ci.invlpgb_max_pages, 0);
 	assert_int_equal(ci.pmu_version, 4);
 	assert_int_equal(ci.pmu_gp_counters, 4);
@@ -203,7 +203,7 @@ void test_dump_intel_pentium4(void **state)
 	assert_int_equal(ci.stepping, 3);
 	/* 14 leading blanks trimmed */
 	assert_string_equal(ci.brand, "Intel(R) Pentium(R) 4 CPU 3.00GHz");
-	assert_string_equal(on_list(&ci), "apic tsc msr pge nx");
+	assert_string_equal(on_list(&ci), "apic tsc msr pge nx sse2");
 	assert_int_equal(ci.pmu_version, 0);		/* leaf 0xA is above max */
 	assert_int_equal(ci.phys_bits, 36);
 	assert_int_equal(ci.virt_bits, 48);
@@ -231,7 +231,7 @@ void test_dump_amd_ryzen_1800x(void **state)
 	assert_string_equal(ci.brand, "AMD Ryzen 7 1800X Eight-Core Processor         ");
 	assert_int_equal(ci.initial_apic_id, 2);
 	assert_string_equal(on_list(&ci), "apic tsc msr pge invariant_tsc rdtscp clzero "
-					  "gbpages nx amd_ibpb perfctr_core avx avx2");
+					  "gbpages nx amd_ibpb perfctr_core avx avx2 sse2 xsave osxsave topoext");
 	assert_int_equal(ci.invlpgb_max_pages, 0);
 	assert_int_equal(ci.pmu_version, 0);
 	assert_int_equal(ci.phys_bits, 48);
@@ -262,7 +262,7 @@ void test_dump_amd_epyc_kvm(void **state)
 	assert_string_equal(on_list(&ci), "apic tsc msr pge x2apic tsc_deadline invariant_tsc "
 					  "rdtscp erms fsrm pcid invpcid clzero tsc_adjust "
 					  "gbpages nx lfence_serializing hypervisor has_leaf_0b "
-					  "stibp ssbd amd_ibpb amd_ibrs amd_stibp amd_ssbd verw_clear avx avx2");
+					  "stibp ssbd amd_ibpb amd_ibrs amd_stibp amd_ssbd verw_clear avx avx2 sse2 xsave osxsave topoext");
 	assert_false(ci.invlpgb);	/* KVM does not pass INVLPGB through */
 	assert_int_equal(ci.invlpgb_max_pages, 0);
 	assert_int_equal(ci.phys_bits, 48);
@@ -286,7 +286,7 @@ void test_dump_hygon_7185(void **state)
 	assert_string_equal(ci.brand, "Hygon C86 7185 32-core Processor               ");
 	assert_int_equal(ci.initial_apic_id, 0x3b);
 	assert_string_equal(on_list(&ci), "apic tsc msr pge invariant_tsc rdtscp clzero "
-					  "gbpages nx amd_ibpb perfctr_core avx avx2");
+					  "gbpages nx amd_ibpb perfctr_core avx avx2 sse2 xsave osxsave topoext");
 	assert_int_equal(ci.phys_bits, 48);
 	assert_int_equal(ci.virt_bits, 48);
 }
