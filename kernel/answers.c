@@ -7,8 +7,8 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define ANSWER_TEXT	700
-#define ANSWER_FROM	300
+#define ANSWER_TEXT	900
+#define ANSWER_FROM	400
 
 static const struct {
 	const char *key;

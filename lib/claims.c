@@ -6,13 +6,16 @@
 
 enum claim_strength claim_strength(const struct claim *c)
 {
+	if (c->measured)
+		return c->n ? CLAIM_MEASURED : CLAIM_TOO_FEW;
 	if (c->seen)
 		return CLAIM_SEEN;
 	if (c->n < CLAIM_MIN_N)
 		return CLAIM_TOO_FEW;
 	if (!c->control || c->state == T_CONTROL_NONE)
 		return CLAIM_NO_CONTROL;
-	if (c->state != T_CONTROL_FIRED || c->expected_x10 < CLAIM_MIN_EXPECTED_X10)
+	if (c->state != T_CONTROL_FIRED || c->expected_x10 == CLAIM_EXPECTED_ZERO ||
+	    c->expected_x10 < CLAIM_MIN_EXPECTED_X10)
 		return CLAIM_NO_POWER;
 	return CLAIM_NOT_OBSERVED;
 }
@@ -25,7 +28,9 @@ const char *claim_control_name(enum t_control s)
 /* "E" as d.d from the x10 count, or "unknown" */
 static void expected_text(uint64_t x10, char *buf, size_t size)
 {
-	if (!x10)
+	if (x10 == CLAIM_EXPECTED_ZERO)
+		rl_snprintf(buf, size, "0.0");
+	else if (!x10)
 		rl_snprintf(buf, size, "unknown");
 	else
 		rl_snprintf(buf, size, "%llu.%llu", (unsigned long long)(x10 / 10),
@@ -39,6 +44,8 @@ int claim_words(const struct claim *c, char *buf, size_t size)
 
 	expected_text(c->expected_x10, e, sizeof(e));
 	switch (claim_strength(c)) {
+	case CLAIM_MEASURED:
+		return rl_snprintf(buf, size, "n=%llu", n);
 	case CLAIM_SEEN:
 		return rl_snprintf(buf, size, "seen %llu of %llu", (unsigned long long)c->seen, n);
 	case CLAIM_TOO_FEW:

@@ -48,11 +48,18 @@ struct claim {
 	enum t_control state;	/* its state in this run */
 	uint64_t n;		/* samples the claim rests on */
 	uint64_t seen;		/* sightings of the effect in them */
-	uint64_t expected_x10;	/* sightings the control predicts in n, x10 (0: unknown) */
+	uint64_t expected_x10;	/* sightings the control predicts in n, x10 (0: unknown;
+				 * CLAIM_EXPECTED_ZERO: computed, and none) */
 	const char *floor;	/* the detection floor ("a 96-cycle backward step"); NULL */
+	bool measured;		/* a measurement (a cost, a rate): no effect to see;
+				 * its words are "n=N" */
 };
 
+/* expected_x10 for a prediction that was computed and came out 0 */
+#define CLAIM_EXPECTED_ZERO	UINT64_MAX
+
 enum claim_strength {
+	CLAIM_MEASURED,		/* a measurement: "n=N" */
 	CLAIM_SEEN,
 	CLAIM_NOT_OBSERVED,	/* the strong negative: n, control and power suffice */
 	CLAIM_TOO_FEW,

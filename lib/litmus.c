@@ -118,7 +118,46 @@ void litmus_start_record(struct litmus_start *s, const uint64_t *start, uint64_t
 		s->first[first]++;
 }
 
-const char *litmus_start_verdict(const struct litmus_start *s, char *why, size_t size)
+static uint64_t isqrt(uint64_t v)
+{
+	uint64_t r = 0;
+
+	for (uint64_t b = 1ull << 62; b; b >>= 2) {
+		if (v >= r + b) {
+			v -= r + b;
+			r = (r >> 1) + b;
+		} else {
+			r >>= 1;
+		}
+	}
+	return r;
+}
+
+uint64_t litmus_share_bound(uint64_t m, unsigned k)
+{
+	if (!k)
+		return m;
+	/* in 9ths of an iteration, to keep 4f/3 and 3*sqrt(f) exact enough
+	 * (9 * 3 * sqrt(f) = sqrt(729 f)): f = m/k; bound = max(4f/3, f +
+	 * 3*sqrt(f)), at most m */
+	uint64_t f9 = m * 9 / k, by_third = f9 * 4 / 3, by_sd = f9 + isqrt(729 * m / k);
+	uint64_t b = (by_third > by_sd ? by_third : by_sd) / 9;
+
+	return b < m ? b : m;
+}
+
+bool litmus_over_share(uint64_t c, uint64_t m, unsigned k)
+{
+	return k && m && c > litmus_share_bound(m, k);
+}
+
+const char *litmus_balance_name(enum litmus_balance b)
+{
+	return b == LITMUS_BALANCED ? "balanced" : b == LITMUS_TOO_FEW ? "too-few" : "unbalanced";
+}
+
+enum litmus_balance litmus_balance(const struct litmus_start *s, const struct litmus_tally *mirror,
+				   char *why, size_t size)
 {
 	uint64_t untied = s->n - s->ties;
 
@@ -127,20 +166,41 @@ const char *litmus_start_verdict(const struct litmus_start *s, char *why, size_t
 	if (s->n < LITMUS_START_MIN) {
 		rl_snprintf(why, size, "%llu iterations, fewer than %u", (unsigned long long)s->n,
 			    LITMUS_START_MIN);
-		return "too-few";
+		return LITMUS_TOO_FEW;
 	}
 	if (s->late * 10 > s->n) {
 		rl_snprintf(why, size, "a thread missed the release instant in %llu of %llu iterations",
 			    (unsigned long long)s->late, (unsigned long long)s->n);
-		return "lopsided";
+		return LITMUS_UNBALANCED;
 	}
 	for (unsigned i = 0; i < s->nthreads; i++)
-		if (untied >= LITMUS_START_MIN && s->first[i] * 10 > untied * 9) {
-			rl_snprintf(why, size, "thread %u started first in %llu of %llu untied iterations", i,
-				    (unsigned long long)s->first[i], (unsigned long long)untied);
-			return "lopsided";
+		if (litmus_over_share(s->first[i], untied, s->nthreads)) {
+			rl_snprintf(why, size, "thread %u started first in %llu of %llu untied iterations (bound %llu)",
+				    i, (unsigned long long)s->first[i], (unsigned long long)untied,
+				    (unsigned long long)litmus_share_bound(untied, s->nthreads));
+			return LITMUS_UNBALANCED;
 		}
-	return "balanced";
+	if (mirror && mirror->nregs == 2) {
+		uint64_t b_first = litmus_count(mirror, LITMUS_OUTCOME2(1, 0));
+		uint64_t a_first = litmus_count(mirror, LITMUS_OUTCOME2(0, 1));
+
+		if (litmus_over_share(b_first, a_first + b_first, 2) ||
+		    litmus_over_share(a_first, a_first + b_first, 2)) {
+			rl_snprintf(why, size, "one-sided outcomes r0=1,r1=0 %llu and r0=0,r1=1 %llu (bound %llu of the two)",
+				    (unsigned long long)b_first, (unsigned long long)a_first,
+				    (unsigned long long)litmus_share_bound(a_first + b_first, 2));
+			return LITMUS_UNBALANCED;
+		}
+	}
+	return LITMUS_BALANCED;
+}
+
+uint64_t litmus_expected_x1000(const struct litmus_tally *control, unsigned outcome, uint64_t n)
+{
+	if (!control || !control->iters)
+		return 0;
+	return (uint64_t)(((unsigned __int128)litmus_count(control, outcome) * n * 1000u) /
+			  control->iters);
 }
 
 enum litmus_verdict litmus_barrier_verdict(const struct litmus_tally *t, unsigned relaxed,
@@ -149,9 +209,8 @@ enum litmus_verdict litmus_barrier_verdict(const struct litmus_tally *t, unsigne
 {
 	uint64_t e = 0;
 
-	if (control && control->iters && control->nregs == t->nregs)
-		e = (uint64_t)(((unsigned __int128)litmus_count(control, relaxed) * t->iters * 1000u) /
-			       control->iters);
+	if (control && control->nregs == t->nregs)
+		e = litmus_expected_x1000(control, relaxed, t->iters);
 	if (expected_x1000)
 		*expected_x1000 = e;
 	if (t->iters == 0)
@@ -160,7 +219,70 @@ enum litmus_verdict litmus_barrier_verdict(const struct litmus_tally *t, unsigne
 		return LITMUS_V_HARNESS_BROKEN;
 	if (litmus_count(t, relaxed))
 		return LITMUS_V_NOT_SERIALIZING;
-	return balanced && e >= LITMUS_MIN_EXPECTED * 1000u ? LITMUS_V_NOT_OBSERVED : LITMUS_V_INCONCLUSIVE;
+	return balanced && t->iters >= LITMUS_MIN_N && e >= LITMUS_MIN_EXPECTED * 1000u ?
+		       LITMUS_V_NOT_OBSERVED : LITMUS_V_INCONCLUSIVE;
+}
+
+/* A control's prediction for n iterations, counted only from a balanced
+ * run of the same register count. */
+static uint64_t control_x1000(const struct litmus_tally *c, bool balanced, const struct litmus_tally *t,
+			      unsigned relaxed)
+{
+	return c && balanced && c->nregs == t->nregs ? litmus_expected_x1000(c, relaxed, t->iters) : 0;
+}
+
+enum litmus_verdict litmus_wrmsr_verdict(const struct litmus_tally *wr, bool wr_balanced,
+					 const struct litmus_tally *delay, bool delay_balanced,
+					 const struct litmus_tally *late, bool late_balanced,
+					 unsigned relaxed, uint64_t *expected_x1000, int *limit)
+{
+	uint64_t ed = control_x1000(delay, delay_balanced, wr, relaxed), e = ed;
+	int lim = 0;
+
+	if (late) {
+		uint64_t el = control_x1000(late, late_balanced, wr, relaxed);
+
+		if (el < ed) {
+			e = el;
+			lim = 1;
+		}
+	}
+	if (expected_x1000)
+		*expected_x1000 = e;
+	if (limit)
+		*limit = lim;
+	if (wr->iters == 0)
+		return LITMUS_V_NO_DATA;
+	if (wr->invalid)
+		return LITMUS_V_HARNESS_BROKEN;
+	if (litmus_count(wr, relaxed))
+		return LITMUS_V_NOT_SERIALIZING;
+	if (!wr_balanced || wr->iters < LITMUS_MIN_N)
+		return LITMUS_V_INCONCLUSIVE;
+	if (e >= LITMUS_MIN_EXPECTED * 1000u)
+		return LITMUS_V_NOT_OBSERVED;
+	if (delay && delay_balanced && delay->iters >= LITMUS_MIN_N && !delay->invalid &&
+	    ed < LITMUS_MIN_EXPECTED * 1000u)
+		return LITMUS_V_DELAY_ALIKE;
+	return LITMUS_V_INCONCLUSIVE;
+}
+
+void litmus_claim(struct claim *c, const struct litmus_tally *t, bool balanced, unsigned outcome,
+		  const struct litmus_tally *control, bool control_balanced, const char *control_name)
+{
+	uint64_t seen = litmus_count(t, outcome);
+
+	memset(c, 0, sizeof(*c));
+	c->seen = seen;
+	c->n = seen || balanced ? t->iters : 0;
+	c->control = control_name;
+	if (!control_name) {
+		c->state = T_CONTROL_NONE;
+		return;
+	}
+	c->state = control && litmus_count(control, outcome) ? T_CONTROL_FIRED : T_CONTROL_NOT_OBSERVED;
+	if (control && control_balanced && control->nregs == t->nregs)
+		c->expected_x10 = litmus_expected_x1000(control, outcome, c->n) / 100;
 }
 
 const char *litmus_verdict_name(enum litmus_verdict v)
@@ -171,6 +293,7 @@ const char *litmus_verdict_name(enum litmus_verdict v)
 	case LITMUS_V_NOT_SERIALIZING:	return "not-serializing";
 	case LITMUS_V_INCONCLUSIVE:	return "inconclusive";
 	case LITMUS_V_NOT_OBSERVED:	return "serializing-not-observed-to-fail";
+	case LITMUS_V_DELAY_ALIKE:	return "not-distinguished-from-delay";
 	}
 	return "?";
 }
@@ -178,9 +301,10 @@ const char *litmus_verdict_name(enum litmus_verdict v)
 static int verdict_rank(enum litmus_verdict v)
 {
 	switch (v) {
-	case LITMUS_V_HARNESS_BROKEN:	return 4;
-	case LITMUS_V_NOT_SERIALIZING:	return 3;
-	case LITMUS_V_NOT_OBSERVED:	return 2;
+	case LITMUS_V_HARNESS_BROKEN:	return 5;
+	case LITMUS_V_NOT_SERIALIZING:	return 4;
+	case LITMUS_V_NOT_OBSERVED:	return 3;
+	case LITMUS_V_DELAY_ALIKE:	return 2;
 	case LITMUS_V_INCONCLUSIVE:	return 1;
 	case LITMUS_V_NO_DATA:		return 0;
 	}

@@ -45,11 +45,23 @@
  * right: to software, time went backwards.
  *
  * Negative control (case `control`): the `now` shape with the reader's
- * clock shifted back must report the shift as a backward error.  The
- * shift is CONTROL_OFFSET cycles, or more where the freshest value the
- * reader ever sees is older than that (an emulator that runs the two
- * vCPUs in turns), escalated if still not enough, so that the control
- * tests the detector, not the machine.
+ * clock shifted back by a planted step S must report S as a backward
+ * error.  S is scaled to the detection floor, the freshest value a reader
+ * saw in an unshifted run (the smallest margin by which a check passed:
+ * no step smaller than that can show at all): CONTROL_FLOOR_X times it, so
+ * the control shows the detector catching steps of the size that matter
+ * here, not one far beyond them.  Where it is not caught (an emulator that
+ * runs the two vCPUs in turns leaves most values far staler than the
+ * freshest), S is escalated, and each attempt says so.
+ *
+ * The answer (given by `control`, which runs last, for the shapes that ran
+ * before it) rests on the evidence per claim: every check records its
+ * margin, how far the clocks compared stayed on the right side, in a
+ * histogram.  A clock error of S in the direction the shape checks turns
+ * every check whose margin was below S into a backward step, so the number
+ * of such checks is how many sightings a real step of the planted size
+ * would have given in that claim's own samples (its expected count, lib/
+ * claims.h), and the planted run shows the detector does report them.
  *
  * Runs in the kernel and in ringlab-hosted. */
 #include "kernel/test.h"
@@ -59,8 +71,56 @@
 
 SUITE_HOSTED(tsc_order, 95, "cross-CPU TSC monotonicity, evil-clock-test shapes now/load/load3/store");
 
-#define CONTROL_OFFSET 100000
+/* The planted step: CONTROL_FLOOR_X times the detection floor, at least
+ * CONTROL_MIN_STEP cycles (a floor of a few cycles, two CPUs sharing a
+ * core, would plant a step below one read's own cost); CONTROL_NO_FLOOR
+ * where the unshifted run passed no check at all and has no floor. */
+#define CONTROL_FLOOR_X		4
+#define CONTROL_MIN_STEP	64
+#define CONTROL_NO_FLOOR	100000
 #define CONTROL_SHIFT_MAX (1ll << 40)	/* minutes of TSC: stale beyond that is a lost CPU */
+
+/* Margins, in quarter-octave buckets: values 0-3 exactly, then four
+ * buckets per power of two (a bucket spans at most a quarter of its lower
+ * bound).  Counting the checks "below S" takes only the buckets that end
+ * at or below S, so the count is a lower bound, never an overstatement. */
+#define MARGIN_BUCKETS	252
+
+static inline unsigned margin_bucket(uint64_t m)
+{
+	if (m < 4)
+		return (unsigned)m;
+	unsigned e = 63u - (unsigned)__builtin_clzll(m);
+
+	return 4 * (e - 1) + (unsigned)((m >> (e - 2)) & 3);
+}
+
+/* The first margin above bucket b's values (saturated). */
+static uint64_t margin_bucket_end(unsigned b)
+{
+	if (b < 4)
+		return b + 1;
+	unsigned e = b / 4 + 1;
+	unsigned __int128 end = (unsigned __int128)(5 + b % 4) << (e - 2);
+
+	return end > UINT64_MAX ? UINT64_MAX : (uint64_t)end;
+}
+
+/* Checks whose margin was surely below s (a saturated end bounds
+ * nothing). */
+static uint64_t margins_below(const uint64_t *h, uint64_t s)
+{
+	uint64_t n = 0;
+
+	for (unsigned b = 0; b < MARGIN_BUCKETS; b++) {
+		uint64_t end = margin_bucket_end(b);
+
+		if (end > s || end == UINT64_MAX)
+			break;
+		n += h[b];
+	}
+	return n;
+}
 
 /* The readers under test: the shared list (arch/x86/tsc_read.h) up to
  * LFENCE;RDTSC;LFENCE.  CPUID;RDTSC and SERIALIZE;RDTSC are left out: both
@@ -95,6 +155,8 @@ struct run {
 	size_t na, nb;
 	/* now: computed inline by the reader */
 	uint64_t worst, backward, samples;
+	uint64_t checks;		/* comparisons made (a sample with a value to compare) */
+	uint64_t margin[MARGIN_BUCKETS];	/* the checks that passed, by margin */
 	uint64_t samples_b;		/* B's own count (load3), summed later */
 	uint64_t min_margin;		/* now: smallest (reader time - value seen) */
 	volatile unsigned failed_barrier;
@@ -162,12 +224,19 @@ static void load_then_clock(struct run *r, bool is_a)
 		uint64_t t = (uint64_t)ts;
 
 		if (!is_a) {
-			if (x && !r->seen_write)
-				r->seen_write = 1;
 			r->samples++;
+			if (!x)
+				continue;	/* the writer has stored nothing yet */
+			if (!r->seen_write)
+				r->seen_write = 1;
+			r->checks++;
 			if ((__int128)x <= ts) {
-				if ((unsigned __int128)(ts - x) < r->min_margin)
-					r->min_margin = (uint64_t)(ts - x);
+				unsigned __int128 m = (unsigned __int128)(ts - x);
+				uint64_t m64 = m > UINT64_MAX ? UINT64_MAX : (uint64_t)m;
+
+				if (m64 < r->min_margin)
+					r->min_margin = m64;
+				r->margin[margin_bucket(m64)]++;
 			} else {
 				unsigned __int128 d = (unsigned __int128)((__int128)x - ts);
 				uint64_t d64 = d > UINT64_MAX ? UINT64_MAX : (uint64_t)d;
@@ -240,7 +309,7 @@ static void analyse(struct run *r)
 	r->samples += r->samples_b;
 	if (r->shape == S_NOW)
 		return;
-	r->worst = r->backward = 0;
+	r->worst = r->backward = r->checks = 0;
 	if (r->shape == S_LOAD || r->shape == S_STORE) {
 		/* reader saw value v at time t: must be <= W(v+1) */
 		for (size_t i = 0; i < r->nb; i++) {
@@ -250,10 +319,13 @@ static void analyse(struct run *r)
 				continue;	/* no later store to compare with */
 			uint64_t w = r->wstamp[v + 1];
 
+			r->checks++;
 			if (t > w) {
 				r->backward++;
 				if (t - w > r->worst)
 					r->worst = t - w;
+			} else {
+				r->margin[margin_bucket(w - t)]++;
 			}
 		}
 		return;
@@ -272,10 +344,15 @@ static void analyse(struct run *r)
 			have = true;
 			j++;
 		}
-		if (have && bmax > r->sa[i].t) {
+		if (!have)
+			continue;
+		r->checks++;
+		if (bmax > r->sa[i].t) {
 			r->backward++;
 			if (bmax - r->sa[i].t > r->worst)
 				r->worst = bmax - r->sa[i].t;
+		} else {
+			r->margin[margin_bucket(r->sa[i].t - bmax)]++;
 		}
 	}
 }
@@ -364,15 +441,46 @@ static void alloc_buffers(struct test_ctx *t)
 	order_run.sb = order_run.sa + cap;
 }
 
+/* ---- the answer's evidence: one record per shape and reader ----
+ * The claims pool them in three groups: plain RDTSC in now/load/load3;
+ * the readers the SDM orders for their shape (the checked ones); the rest
+ * (unordered fenced readers, and every reader in `store`, whose errors are
+ * expected).  The control case, which knows the planted step, turns each
+ * record's margins into its expected count. */
+enum group { G_PLAIN, G_ORDERED, G_OTHER, NGROUPS };
+
+static const char *const shape_names[] = { "now", "load", "load3", "store" };
+
+struct member {
+	bool ran;
+	uint64_t n, seen, worst;
+	uint64_t margin[MARGIN_BUCKETS];
+};
+static struct member members[4][NV];
+
+static enum group group_of(enum shape sh, int v, bool verdict)
+{
+	if (sh == S_STORE)
+		return G_OTHER;
+	if (v == TSC_READER_rdtsc)
+		return G_PLAIN;
+	return verdict ? G_ORDERED : G_OTHER;
+}
+
+static bool reader_verdict(enum shape sh, int v)
+{
+	const struct tsc_reader_info *ri = &tsc_readers[v];
+
+	return sh == S_NOW ? ri->after_loads :
+	       sh == S_LOAD ? ri->before_loads :
+	       sh == S_LOAD3 ? ri->after_loads && ri->before_loads : false;
+}
+
 static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name)
 {
-	/* for the answer: plain RDTSC, and the readers never seen backwards */
-	char never[300] = "", from[64];
-	size_t nl = 0;
-	uint64_t plain_back = 0, plain_n = 0;
-	bool plain_run = false;
 	unsigned nskip = 0;
 
+	memset(members[sh], 0, sizeof(members[sh]));
 	alloc_buffers(t);
 	if (t_guest_cap_ms(t, T_CAP_TSC_ORDER_WINDOW))
 		t_guest_cap_note(t, T_CAP_TSC_ORDER_WINDOW,
@@ -392,10 +500,7 @@ static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name
 			t_diag(t, "%s not run: %s", vname(v), why);
 			continue;
 		}
-		const struct tsc_reader_info *ri = &tsc_readers[v];
-		bool verdict = sh == S_NOW ? ri->after_loads :
-			       sh == S_LOAD ? ri->before_loads :
-			       sh == S_LOAD3 ? ri->after_loads && ri->before_loads : false;
+		bool verdict = reader_verdict(sh, v);
 
 		/* quick without iters= (a time budget): the three-CPU shape
 		 * runs the variants it checks and plain RDTSC (the answer's)
@@ -410,31 +515,26 @@ static void shape_case(struct test_ctx *t, enum shape sh, const char *shape_name
 			return;
 
 		t_metric_value(t, vname(v), (int64_t)order_run.worst, "cycles",
-			       "backward=%llu samples=%llu guaranteed=%s verdict=%s env=%s",
+			       "backward=%llu samples=%llu guaranteed=%s verdict=%s env=%s checks=%llu",
 			       (unsigned long long)order_run.backward, (unsigned long long)order_run.samples,
-			       verdict ? "yes" : "no", verdict ? "checked" : "reported", plat_env());
+			       verdict ? "yes" : "no", verdict ? "checked" : "reported", plat_env(),
+			       (unsigned long long)order_run.checks);
 		if (verdict)
 			t_check(t, order_run.backward == 0,
 				"%s %s: time went backwards %llu times, by up to %llu cycles", shape_name,
 				vname(v), (unsigned long long)order_run.backward, (unsigned long long)order_run.worst);
 		t_check(t, order_run.samples > 0, "%s %s: no samples", shape_name, vname(v));
-		if (v == TSC_READER_rdtsc) {
-			plain_run = true;
-			plain_back = order_run.backward;
-			plain_n = order_run.samples;
-		} else if (!order_run.backward && nl < sizeof(never)) {
-			nl += (size_t)rl_snprintf(never + nl, sizeof(never) - nl, "%s%s", nl ? ", " : "",
-						  vname(v));
-		}
+
+		struct member *m = &members[sh][v];
+
+		m->ran = true;
+		m->n = order_run.checks;
+		m->seen = order_run.backward;
+		m->worst = order_run.worst;
+		memcpy(m->margin, order_run.margin, sizeof(m->margin));
 	}
 	if (nskip)
 		t_diag(t, "budget: %s: %u reported-only variants not run (quick budget)", shape_name, nskip);
-	rl_snprintf(from, sizeof(from), "tsc_order.%s.rdtsc", shape_name);
-	if (plain_run)
-		t_answer(t, ANSWER_RDTSC_ORDER, from, T_CONTROL_NONE,
-			 "%s: plain RDTSC backwards %llu of %llu; never backwards: %s.", shape_name,
-			 (unsigned long long)plain_back, (unsigned long long)plain_n,
-			 nl ? never : "none");
 }
 
 TEST(tsc_order, now, .budget_ms = 60000)
@@ -457,22 +557,97 @@ TEST(tsc_order, store, .budget_ms = 60000)
 	shape_case(t, S_STORE, "store");
 }
 
+/* ---- the answer (given by the control case, which knows the step) ---- */
+
+struct planted {
+	uint64_t step;		/* cycles; 0: the control did not run */
+	enum t_control state;
+	char floor[48];		/* the claims' floor text */
+};
+
+/* One group's claim.  Seen anywhere: "seen K of N" over the whole group,
+ * with the worst step and where.  Seen nowhere: the claim rests on the
+ * member with the fewest expected sightings (its own n and count), so
+ * that "never" is said only where every member alone would have shown a
+ * step of the planted size at least CLAIM_MIN_EXPECTED_X10 / 10 times. */
+static void answer_group(struct test_ctx *t, const struct planted *p, enum group g, const char *label)
+{
+	struct claim c = { "planted", p->state, 0, 0, 0, p->floor, false };
+	char worst_at[48] = "", weak_at[48] = "", seen_in[96] = "", from[64];
+	uint64_t n_all = 0, worst = 0, weak_e = UINT64_MAX, weak_n = 0;
+	size_t sl = 0;
+
+	for (int sh = S_NOW; sh <= S_STORE; sh++)
+		for (int v = 0; v < NV; v++) {
+			const struct member *m = &members[sh][v];
+
+			if (!m->ran || group_of((enum shape)sh, v, reader_verdict((enum shape)sh, v)) != g)
+				continue;
+			uint64_t e = margins_below(m->margin, p->step);
+
+			n_all += m->n;
+			if (e < weak_e || (e == weak_e && m->n < weak_n)) {
+				weak_e = e;
+				weak_n = m->n;
+				rl_snprintf(weak_at, sizeof(weak_at), "%s.%s", shape_names[sh], vname(v));
+			}
+			if (!m->seen)
+				continue;
+			if (!c.seen || m->worst > worst) {
+				worst = m->worst;
+				rl_snprintf(worst_at, sizeof(worst_at), "%s.%s", shape_names[sh], vname(v));
+			}
+			c.seen += m->seen;
+			if (g == G_PLAIN)	/* which shapes, for the plain reader */
+				sl += (size_t)rl_snprintf(seen_in + sl, sizeof(seen_in) - sl, " %s %llu/%llu",
+							  shape_names[sh], (unsigned long long)m->seen,
+							  (unsigned long long)m->n);
+		}
+	if (!weak_at[0])
+		return;		/* no member ran */
+	if (c.seen) {
+		c.n = n_all;
+		rl_snprintf(from, sizeof(from), "tsc_order.%s", worst_at);
+		t_answer_claim(t, ANSWER_RDTSC_ORDER, from, &c,
+			       "%s backwards%s%s, worst %llu cycles (%llu ns, %s)", label, sl ? " in" : "",
+			       seen_in, (unsigned long long)worst,
+			       (unsigned long long)plat_cycles_to_ns(worst), worst_at);
+		return;
+	}
+	c.n = weak_n;
+	c.expected_x10 = weak_e > UINT64_MAX / 10 ? UINT64_MAX : weak_e * 10;
+	rl_snprintf(from, sizeof(from), "tsc_order.%s", weak_at);
+	t_answer_claim(t, ANSWER_RDTSC_ORDER, from, &c, "%s %s backwards (weakest %s)", label,
+		       claim_strength(&c) == CLAIM_NOT_OBSERVED ? "never" : "not seen", weak_at);
+}
+
 TEST(tsc_order, control)
 {
+	static uint64_t margin0[MARGIN_BUCKETS];	/* the unshifted run's */
+	struct planted p = { 0, T_CONTROL_NOT_OBSERVED, "" };
+
 	alloc_buffers(t);
 	if (!run_one(t, S_NOW, TSC_READER_mfence_lfence_rdtsc, 0, QUICK_CONTROL_NS))
 		return;
-	uint64_t fresh = order_run.min_margin;
-	int64_t shift = CONTROL_OFFSET, tried = shift;
+	uint64_t fresh = order_run.min_margin, checks0 = order_run.checks;
+	int64_t shift, tried;
 	int attempts = 0;
 	bool seen = false;
 
-	/* Capped, so that neither the x4 nor the x16 steps below overflow. */
-	if (fresh != UINT64_MAX && fresh > (uint64_t)shift / 4)
-		shift = fresh >= CONTROL_SHIFT_MAX / 4 ? CONTROL_SHIFT_MAX : (int64_t)fresh * 4;
-	/* How stale the freshest value is varies from run to run under an
-	 * emulator, so escalate the shift (x16) until it exceeds the
-	 * staleness; on hardware the first try decides.  The last try uses
+	memcpy(margin0, order_run.margin, sizeof(margin0));
+	/* A few times the floor; capped, so that neither this nor the x16
+	 * steps below overflow. */
+	if (fresh == UINT64_MAX)
+		shift = CONTROL_NO_FLOOR;
+	else if (fresh >= (uint64_t)CONTROL_SHIFT_MAX / CONTROL_FLOOR_X)
+		shift = CONTROL_SHIFT_MAX;
+	else
+		shift = (int64_t)fresh * CONTROL_FLOOR_X < CONTROL_MIN_STEP ? CONTROL_MIN_STEP :
+										 (int64_t)fresh * CONTROL_FLOOR_X;
+	tried = shift;
+	/* How stale most values are varies from run to run under an
+	 * emulator, so escalate the step (x16) until it is caught; on
+	 * hardware the first try decides.  The last try uses
 	 * CONTROL_SHIFT_MAX outright: on an overloaded host a descheduled
 	 * writer vCPU has left the word ~11 s (2.8e10 cycles) stale, beyond
 	 * three x16 steps. */
@@ -486,21 +661,48 @@ TEST(tsc_order, control)
 		attempts = attempt + 1;
 		/* each attempt a diagnostic; one metric, the last attempt's,
 		 * so the names of a run do not depend on how many it took
-		 * (ringlab-report compare lines runs up by name) */
-		t_diag(t, "planted attempt %d: offset=%lld worst=%llu cycles freshest=%llu backward=%llu samples=%llu detected=%s",
-		       attempts, (long long)shift, (unsigned long long)order_run.worst,
+		 * (ringlab-report compare lines runs up by name).  predicted:
+		 * the unshifted run's checks with a margin below the step,
+		 * scaled to this run's checks -- what the claims' expected
+		 * counts assume the planted step does */
+		uint64_t pred = checks0 ? (uint64_t)((unsigned __int128)margins_below(margin0, (uint64_t)shift) *
+						     order_run.checks / checks0) : 0;
+
+		t_diag(t, "planted attempt %d: offset=%lld (%llu ns) worst=%llu cycles freshest=%llu backward=%llu predicted=%llu checks=%llu samples=%llu detected=%s",
+		       attempts, (long long)shift, (unsigned long long)plat_cycles_to_ns((uint64_t)shift),
+		       (unsigned long long)order_run.worst,
 		       (unsigned long long)fresh, (unsigned long long)order_run.backward,
+		       (unsigned long long)pred, (unsigned long long)order_run.checks,
 		       (unsigned long long)order_run.samples, seen ? "yes" : "no");
 	}
 	t_metric_value(t, "planted", (int64_t)order_run.worst, "cycles",
-		       "offset=%lld attempts=%d freshest=%llu backward=%llu samples=%llu detected=%s",
+		       "offset=%lld attempts=%d freshest=%llu backward=%llu samples=%llu detected=%s floor_x=%llu checks=%llu",
 		       (long long)tried, attempts, (unsigned long long)fresh,
 		       (unsigned long long)order_run.backward, (unsigned long long)order_run.samples,
-		       seen ? "yes" : "no");
+		       seen ? "yes" : "no",
+		       (unsigned long long)(fresh && fresh != UINT64_MAX ? (uint64_t)tried / fresh : 0),
+		       (unsigned long long)order_run.checks);
 	t_check(t, seen, "a reader clock shifted back by up to %lld cycles was never detected",
 		(long long)tried);
-	t_answer(t, ANSWER_RDTSC_ORDER, "tsc_order.control.planted",
-		 seen ? T_CONTROL_FIRED : T_CONTROL_NOT_OBSERVED,
-		 "A reader clock planted %lld cycles behind was %s.", (long long)tried,
-		 seen ? "detected (the check can see time going backwards)" : "NOT detected");
+
+	p.step = (uint64_t)tried;
+	p.state = seen ? T_CONTROL_FIRED : T_CONTROL_NOT_OBSERVED;
+	rl_snprintf(p.floor, sizeof(p.floor), "%llu cycles", (unsigned long long)p.step);
+
+	struct claim pc = { "planted", p.state, order_run.checks, seen ? order_run.backward : 0,
+			    0, p.floor, false };
+
+	if (fresh == UINT64_MAX)
+		t_answer_claim(t, ANSWER_RDTSC_ORDER, "tsc_order.control.planted", &pc,
+			       "Planted %llu-cycle step (%llu ns; no floor measured)",
+			       (unsigned long long)p.step, (unsigned long long)plat_cycles_to_ns(p.step));
+	else
+		t_answer_claim(t, ANSWER_RDTSC_ORDER, "tsc_order.control.planted", &pc,
+			       "Planted %llu-cycle step (%llu ns; floor %llu cycles)",
+			       (unsigned long long)p.step, (unsigned long long)plat_cycles_to_ns(p.step),
+			       (unsigned long long)fresh);
+	answer_group(t, &p, G_PLAIN, "Plain rdtsc");
+	answer_group(t, &p, G_ORDERED, "SDM-ordered reads");
+	answer_group(t, &p, G_OTHER, "Other reads");
+	memset(members, 0, sizeof(members));
 }

@@ -10,20 +10,23 @@
  *              IRIW and their controls
  *   msr.c      the WRMSR variants' MSRs: usable here?, their values, the
  *              check that each still holds its value after a run
- *   wrmsr.c    SB with WRMSR as thread A's only barrier, and its verdict
- *              (part of case sb)
+ *   wrmsr.c    SB with WRMSR as thread A's only barrier, beside a delay as
+ *              long as the WRMSR (and, for the x2APIC ICR, the WRMSR
+ *              before the store), and its verdict (part of case sb)
  *   cost.c     case wrmsr_cost: each barrier after 32 pending stores
  *
  * The x86 memory model, observed.  Each test runs a fixed number
  * of iterations (200000, IRIW 100000, quick 2000 (500 for a variant
- * that is not a negative control, without iters=), or iters=; stopped early
+ * that is not a negative control of the classic tests, without iters=),
+ * or iters=; stopped early
  * after 2 s, or in a full run of ring 0 under an emulator or hypervisor
  * after the runner's cap, t_guest_cap_ms() (0.3 s; CI boots full runs
  * under TCG), with a budget: line; quick with iters=: 0.3 s; quick without
  * iters=, the case's quick sample budget shared equally by the runs still
- * to come, a negative control never less than CAP_QUICK_CONTROL_MS; each
- * run completes at least one iteration, and one `# budget:` line per case
- * says how many runs the budget cut short) on two
+ * to come, a negative control of the classic tests never less than
+ * CAP_QUICK_CONTROL_MS, a control of the WRMSR family not run once the
+ * budget is spent; each run completes at least one iteration, and one
+ * `# budget:` line per case says how many runs the budget cut short) on two
  * (IRIW: four) CPUs.  The start is balanced: before every iteration each
  * shared variable (each on its own 128-byte block: no false sharing, no
  * adjacent-line prefetch) is reset by exactly one thread -- the thread
@@ -33,12 +36,17 @@
  * own result slot (double-buffered by iteration parity, so CPU 0 may
  * still be counting the previous one); then all meet at a barrier whose
  * last arrival sets a release instant a little ahead, and all leave when
- * their TSC passes it.  Each waits a random skew of 0..63 loop turns (its
+ * their TSC passes it (a spin of one RDTSC a turn, whose last reading is
+ * the thread's start).  Each waits a random skew of 0..63 loop turns (its
  * own seeded generator, so seed= reproduces the schedule), runs its few
  * instructions and meets the others at a second barrier; CPU 0 counts the
- * outcome and how the threads left the release spin (lib/litmus.c:
- * balance=balanced|lopsided|too-few).  The old harness had CPU 0 reset
- * everything, so CPU 0 arrived last and held both lines in its cache.
+ * outcome and how the threads left the release spin.  Each run's balance
+ * (lib/litmus.h "the balance of a run": lateness, which thread started
+ * first, and for SB shapes whose threads run the same instructions, the
+ * two one-sided outcomes) is printed as balance=balanced|unbalanced|
+ * too-few; the answers rest only on balanced runs and say so where a run
+ * was not.  The old harness had CPU 0 reset everything, so CPU 0 arrived
+ * last and held both lines in its cache.
  *
  * What x86-TSO allows and forbids (SDM vol. 3 §9.2.3 "Examples
  * Illustrating the Memory-Ordering Principles"; Sewell et al., "x86-TSO",
@@ -62,9 +70,9 @@
  *         stores are seen in a consistent order by other processors).
  *         Control: the second reader reads x first and waits, which makes
  *         the counted outcome a plain interleaving.
- *   SB with WRMSR as thread A's only barrier (ring 0): see
- *         "WRMSR as the only barrier" below; litmus.wrmsr_cost times each
- *         WRMSR after 32 pending stores against the stores alone.
+ *   SB with WRMSR as thread A's only barrier (ring 0): see wrmsr.c;
+ *         litmus.wrmsr_cost times each WRMSR after 32 pending stores
+ *         against the stores alone.
  * A forbidden outcome seen even once fails the case; an allowed one is
  * reported with its count.  Metrics: litmus.<test>.<variant> = count of
  * the named outcome, with iters=, every outcome's count, start= and
@@ -110,6 +118,8 @@ enum variant {
 	V_NT_NOFENCE, V_NT_SFENCE,		/* MP_NT */
 	V_PLAIN,				/* IRIW */
 	V_WRMSR, V_MFLF_WRMSR,			/* SB thread A (ring 0): WRMSR; MFENCE;LFENCE;WRMSR */
+	V_DELAY,				/* SB: a stall as long as the WRMSR, no barrier */
+	V_LATE_WRMSR,				/* SB (ring 0): the WRMSR, then the store and load */
 };
 
 struct lbar {
@@ -139,7 +149,7 @@ struct lit {
 	uint64_t stop_rel;		/* quick: stop_tsc is this long after the first release */
 	/* quick, a negative control: its share without the floor (from the
 	 * first release, as stop_rel), after which a start that was
-	 * lopsided in every iteration so far ends it (0: never) */
+	 * late in every iteration so far ends it (0: never) */
 	uint64_t giveup_rel, giveup_tsc;
 	volatile uint64_t abort_iter;
 	enum test test;
@@ -147,12 +157,15 @@ struct lit {
 	enum litmus_reset reset;	/* who resets which variable */
 	uint32_t msr;			/* V_WRMSR / V_MFLF_WRMSR: ECX */
 	uint64_t msr_val[MAX_THREADS];	/* the value it already holds, per thread's CPU */
+	uint64_t delay_steps;		/* V_DELAY: the chain's links (>= 1) */
+	bool irq_off;			/* interrupts off from the release to the end of the body */
 	unsigned nthreads;
 	unsigned cpus[MAX_THREADS];
 	uint64_t iters, seed;
 	uint64_t release_cycles;
 	struct litmus_tally tally;
 	struct litmus_start start;
+	enum litmus_balance bal;	/* set when the run is done */
 } __attribute__((aligned(128)));
 
 struct outcome_def {
@@ -171,6 +184,16 @@ struct spec {
 	struct outcome_def d;
 	uint32_t msr;
 	uint64_t msr_val[2];	/* SB thread A's, thread B's */
+	uint64_t delay_steps;	/* V_DELAY */
+	bool irq_off;		/* the x2APIC ICR family: its self-IPI waits for the body's end */
+};
+
+/* What one run left for the verdicts and the answers. */
+struct lit_result {
+	bool ran;
+	bool balanced;		/* bal == LITMUS_BALANCED */
+	enum litmus_balance bal;
+	struct litmus_tally tally;
 };
 
 #define SB_RELAXED	LITMUS_OUTCOME2(0, 0)
@@ -188,9 +211,14 @@ bool lit_run_one(struct test_ctx *t, const struct spec *sp, struct lit **out);
  * at the end: one `# budget:` line if the budget cut any run short. */
 void lit_plan(unsigned runs);
 void lit_plan_skip(void);
+/* quick without iters=: nothing is left of the case's sample budget */
+bool lit_plan_spent(const struct test_ctx *t);
 void lit_plan_note(struct test_ctx *t);
 /* Whether the last run stopped before its planned iterations. */
 bool lit_cut(const struct lit *l);
+bool lit_balanced(const struct lit *l);
+/* The result of a run for later claims (ran=false when l is NULL). */
+void lit_result_of(const struct lit *l, struct lit_result *r);
 /* The start fields every litmus metric ends with. */
 void lit_metric_tail(struct test_ctx *t, const struct lit *l, const char *what, char *buf,
 		     size_t size);
@@ -198,20 +226,24 @@ void lit_cpu_list(const struct lit *l, char *buf, size_t size);
 
 /* ---- msr.c: the MSRs of the WRMSR variants ---- */
 
-enum msr_kind { M_TSC_DEADLINE, M_X2APIC_TPR, M_SERIALIZING };
+enum msr_kind { M_TSC_DEADLINE, M_X2APIC_TPR, M_X2APIC_ICR, M_SERIALIZING, M_NKINDS };
 
 struct msr_desc {
 	const char *tag;	/* metric suffix */
 	const char *name;
 	uint32_t msr;
+	const char *brief;	/* in the answer */
 };
 extern const struct msr_desc lit_msrs[];
 
 /* What lit_probe_elsewhere() runs on another CPU: a read-and-write-back of
- * msr, or (serialize) SERIALIZE. */
+ * msr (with set, a write of val instead: the ICR, whose read-back would
+ * resend the last IPI), or (serialize) SERIALIZE. */
 struct probe {
 	uint32_t msr;
 	bool serialize;
+	bool set;
+	uint64_t val;
 };
 
 bool lit_probe_elsewhere(struct probe *p, char *why, size_t size, const char *what);
@@ -223,9 +255,13 @@ void lit_msr_check_restore(struct test_ctx *t, enum msr_kind k, unsigned cpu, ui
 
 /* ---- wrmsr.c ---- */
 
-/* litmus.sb's WRMSR family, judged against the no-barrier controls cs (the
- * symmetric shape's, nofence_cross) and ca (the one-sided shape's,
- * a_none_b_mfence); NULL: that control did not run. */
-void lit_sb_wrmsr(struct test_ctx *t, const struct litmus_tally *cs, const struct litmus_tally *ca);
+/* litmus.sb's WRMSR family: each WRMSR judged against a delay of its own
+ * length in the same shape (and the x2APIC ICR also against its
+ * late-store control); the no-barrier control of the one-sided shape
+ * (a_none_b_mfence, ca; NULL: it did not run or its start was not
+ * balanced) judges the MFENCE;LFENCE;WRMSR references. */
+void lit_sb_wrmsr(struct test_ctx *t, const struct litmus_tally *ca);
+/* The runs lit_sb_wrmsr() will make at most (for lit_plan). */
+#define LIT_WRMSR_RUNS	21
 
 #endif

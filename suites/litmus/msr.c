@@ -8,7 +8,11 @@
  * so the register never holds another value and there is nothing to
  * restore, whether the case ends normally, faults or is stopped; after
  * each run the value is read back and, if it differs, written back and
- * the case fails.  Under an emulator or hypervisor the WRMSR is emulated
+ * the case fails.  The x2APIC ICR holds no state to keep: each write
+ * sends an IPI.  Its WRMSR sends this CPU a fixed IPI on the doorbell
+ * vector (LITMUS_ICR_SELF_DOORBELL, lib/litmus.h), whose handler only
+ * returns; the SB runs send it with interrupts off, so it is taken after
+ * the iteration's load.  Under an emulator or hypervisor the WRMSR is emulated
  * (or a VM exit): the verdict there is the emulator's, not the CPU's. */
 #include "suites/litmus/litmus.h"
 #include "kernel/test.h"
@@ -17,9 +21,10 @@
 #include "lib/printf.h"
 
 const struct msr_desc lit_msrs[] = {
-	[M_TSC_DEADLINE] = { "tsc_deadline", "IA32_TSC_DEADLINE", LITMUS_MSR_TSC_DEADLINE },
-	[M_X2APIC_TPR] = { "x2apic_tpr", "IA32_X2APIC_TPR", LITMUS_MSR_X2APIC_TPR },
-	[M_SERIALIZING] = { "serializing", "IA32_KERNEL_GS_BASE", LITMUS_MSR_KERNEL_GS_BASE },
+	[M_TSC_DEADLINE] = { "tsc_deadline", "IA32_TSC_DEADLINE", LITMUS_MSR_TSC_DEADLINE, "TSC_DEADLINE" },
+	[M_X2APIC_TPR] = { "x2apic_tpr", "IA32_X2APIC_TPR", LITMUS_MSR_X2APIC_TPR, "x2APIC TPR" },
+	[M_X2APIC_ICR] = { "x2apic_icr", "IA32_X2APIC_ICR", LITMUS_MSR_X2APIC_ICR, "x2APIC ICR" },
+	[M_SERIALIZING] = { "serializing", "IA32_KERNEL_GS_BASE", LITMUS_MSR_KERNEL_GS_BASE, "KERNEL_GS_BASE" },
 };
 
 /* Only ever executed in ring 0 (plat_ring0()). */
@@ -50,7 +55,7 @@ static void probe_fn(void *arg)
 	}
 	uint64_t flags = plat_irq_save();
 
-	lit_wrmsr(p->msr, lit_rdmsr(p->msr));
+	lit_wrmsr(p->msr, p->set ? p->val : lit_rdmsr(p->msr));
 	plat_irq_restore(flags);
 }
 
@@ -85,6 +90,7 @@ const char *lit_msr_unusable(enum msr_kind k, char *why, size_t size)
 		}
 		break;
 	case M_X2APIC_TPR:
+	case M_X2APIC_ICR:
 		if (!plat_cpu_has(X86_FEATURE_X2APIC)) {
 			x86_feature_absent_why(X86_FEATURE_X2APIC, "x2APIC", why, size);
 			return why;
@@ -101,10 +107,11 @@ const char *lit_msr_unusable(enum msr_kind k, char *why, size_t size)
 		}
 		break;
 	case M_SERIALIZING:
+	case M_NKINDS:
 		break;
 	}
 	char what[64];
-	struct probe p = { lit_msrs[k].msr, false };
+	struct probe p = { lit_msrs[k].msr, false, k == M_X2APIC_ICR, LITMUS_ICR_SELF_DOORBELL };
 
 	rl_snprintf(what, sizeof(what), "WRMSR %s (0x%x)", lit_msrs[k].name, (unsigned)lit_msrs[k].msr);
 	if (!lit_probe_elsewhere(&p, why, size, what))
@@ -148,6 +155,10 @@ bool lit_msr_value(enum msr_kind k, unsigned cpu, uint64_t *v, char *why, size_t
 {
 	struct msrop o = { lit_msrs[k].msr, false, 0 };
 
+	if (k == M_X2APIC_ICR) {	/* nothing held: the self-IPI it sends */
+		*v = LITMUS_ICR_SELF_DOORBELL;
+		return true;
+	}
 	if (!msr_on(cpu, &o)) {
 		rl_snprintf(why, size, "RDMSR %s on cpu %u failed", lit_msrs[k].name, cpu);
 		return false;
@@ -172,6 +183,8 @@ void lit_msr_check_restore(struct test_ctx *t, enum msr_kind k, unsigned cpu, ui
 {
 	struct msrop o = { lit_msrs[k].msr, false, 0 };
 
+	if (k == M_X2APIC_ICR)	/* a command, not a register to keep */
+		return;
 	if (!msr_on(cpu, &o)) {
 		t_fail(t, "%s: could not read %s back on cpu %u", what, lit_msrs[k].name, cpu);
 		return;

@@ -16,7 +16,7 @@
  * Gaps of 10, so that a case can go between two without renumbering. */
 #include "kernel/test.h"
 
-SUITE_HOSTED(litmus, 105, "x86-TSO litmus tests: SB, MP, MP with MOVNTI data, IRIW; WRMSR as SB's only barrier and its store-drain cost; negative controls");
+SUITE_HOSTED(litmus, 105, "x86-TSO litmus tests: SB, MP, MP with MOVNTI data, IRIW; WRMSR as SB's only barrier beside a delay of its length, and its cost after pending stores; negative controls");
 
 /* SUITE_HOSTED() defines the suite static to this file; the job files'
  * TEST()s reach it by this name (litmus.h). */

@@ -31,9 +31,10 @@
  *   l1d_flush    WRMSR IA32_FLUSH_CMD.L1D_FLUSH
  *   immed_arm    WRMSR IA32_TSC_DEADLINE with a deadline already past,
  *                not waiting for the interrupt, alone and after each of
- *                the above.  The ring-0 counterpart of kvm-unit-tests'
- *                tscdeadline_immed; NOT tscdeadline.immediate, which waits
- *                for the interrupt (kvm-unit-tests' `tscdeadline`).
+ *                the above: the arm of kvm-unit-tests' tscdeadline_immed
+ *                path only (that loop also takes the interrupt, which
+ *                tscdeadline.immediate times from the WRMSR to the
+ *                handler).
  *   restore_after_fault, restore_after_timeout: controls for the MSR
  *                restore path (below).
  *

@@ -27,6 +27,7 @@ const uint64_t tlb_magic[2] = { 0x4141414141410a0aull, 0x4242424242420b0bull };
 struct remote_cr4 {
 	volatile uint64_t cr4;
 	volatile bool saved;
+	volatile bool pcid_set;		/* CR3 holds a PCID remote_pcid_set() put there */
 } __attribute__((aligned(64)));
 
 static void env_restore(struct test_ctx *t, void *arg);
@@ -92,49 +93,102 @@ void flush_local_cr3(void *arg)
 	native_flush_tlb_local();
 }
 
-/* On a remote CPU: save CR4, set CR4.PGE (a global entry is only global
- * with it set, SDM vol. 3A §4.10.2.4). */
-static void remote_pge_set(void *arg)
+/* On a remote CPU: save CR4 (the first change only, so that it is what
+ * the CPU had before the case). */
+static struct remote_cr4 *remote_save(void *arg)
 {
 	struct remote_cr4 *r = &((struct remote_cr4 *)arg)[plat_this_cpu()];
-	uint64_t cr4 = read_cr4();
 
 	if (!r->saved) {
-		r->cr4 = cr4;
+		r->cr4 = read_cr4();
 		r->saved = true;
 	}
-	write_cr4(cr4 | X86_CR4_PGE);
+	return r;
 }
 
-/* On a remote CPU: put back the CR4 remote_pge_set() saved. */
+/* On a remote CPU: CR4.PGE (a global entry is only global with it set,
+ * SDM vol. 3A §4.10.2.4). */
+static void remote_pge_set(void *arg)
+{
+	(void)remote_save(arg);
+	write_cr4(read_cr4() | X86_CR4_PGE);
+}
+
+/* The PCID remote_pcid_set() puts in CR3 (remote_pcid_on()'s). */
+static unsigned remote_pcid;
+
+/* On a remote CPU: CR4.PCIDE, then PCID remote_pcid in CR3.  PCIDE can be
+ * set only with CR3[11:0] = 0 (SDM vol. 3A §4.10.1), so a CPU whose CR3
+ * has other bits there is left alone and not counted. */
+static void remote_pcid_set(void *arg)
+{
+	struct remote_cr4 *r = remote_save(arg);
+	uint64_t cr3 = read_cr3();
+
+	if (cr3 & X86_CR3_PCID_MASK)
+		return;
+	write_cr4(read_cr4() | X86_CR4_PCIDE);
+	write_cr3(cr3 | remote_pcid);
+	r->pcid_set = true;
+}
+
+/* On a remote CPU: CR3's PCID back to 0 where remote_pcid_set() set one,
+ * then the CR4 remote_save() kept.  CR3 first: with PCIDE clear, CR3's low
+ * bits are PWT/PCD again (SDM vol. 3A §4.5), not a PCID; clearing PCIDE
+ * then drops every PCID's entries (SDM vol. 3A §4.10.4.1). */
 static void remote_cr4_put_back(void *arg)
 {
 	struct remote_cr4 *r = &((struct remote_cr4 *)arg)[plat_this_cpu()];
 
+	if (r->pcid_set) {
+		write_cr3(read_cr3() & ~X86_CR3_PCID_MASK);
+		r->pcid_set = false;
+	}
 	if (r->saved) {
 		write_cr4(r->cr4);
 		r->saved = false;
 	}
 }
 
-/* CR4.PGE on every remote CPU listed (idle: no server running), as
- * CPU 0 gets it with pge_on(); false with a failure if any did not. */
-bool remote_pge_on(struct test_ctx *t, struct env *e, const unsigned *cpus, unsigned n)
+static bool remote_call(struct test_ctx *t, struct env *e, const unsigned *cpus, unsigned n,
+			plat_fn fn, const char *what)
 {
 	int st[256];
 
 	if (!e->rcr4)
 		e->rcr4 = t_alloc(t, plat_ncpus() * sizeof(struct remote_cr4));
 	e->remotes_used = true;
-	plat_call_many(cpus, n, remote_pge_set, e->rcr4, T_LOST_US / 1000, st);
+	plat_call_many(cpus, n, fn, e->rcr4, T_LOST_US / 1000, st);
 	for (unsigned i = 0; i < n; i++)
 		if (st[i] != PLAT_OK)
-			return t_fail(t, "cpu %u: setting CR4.PGE: %s", cpus[i], plat_strerror(st[i]));
+			return t_fail(t, "cpu %u: %s: %s", cpus[i], what, plat_strerror(st[i]));
 	return true;
 }
 
-/* Every remote CPU's CR4 back to what remote_pge_on() found. */
-void remote_pge_off(struct env *e)
+/* CR4.PGE on every remote CPU listed (idle: no server running), as
+ * CPU 0 gets it with pge_on(); false with a failure if any did not. */
+bool remote_pge_on(struct test_ctx *t, struct env *e, const unsigned *cpus, unsigned n)
+{
+	return remote_call(t, e, cpus, n, remote_pge_set, "setting CR4.PGE");
+}
+
+bool remote_pcid_on(struct test_ctx *t, struct env *e, const unsigned *cpus, unsigned n,
+		    unsigned pcid)
+{
+	const struct remote_cr4 *r;
+
+	remote_pcid = pcid;
+	if (!remote_call(t, e, cpus, n, remote_pcid_set, "setting CR4.PCIDE"))
+		return false;
+	r = e->rcr4;
+	for (unsigned i = 0; i < n; i++)
+		if (!r[cpus[i]].pcid_set)
+			return t_fail(t, "cpu %u: CR3[11:0] is not 0: CR4.PCIDE not set", cpus[i]);
+	return true;
+}
+
+/* Every remote CPU's CR3 PCID and CR4 back to what the calls above found. */
+void remote_cr4_restore(struct env *e)
 {
 	unsigned others[256];
 	unsigned n;
@@ -166,7 +220,7 @@ static void env_restore(struct test_ctx *t, void *arg)
 		unsigned others[256];
 		unsigned n = plat_other_cpus(others, 256);
 
-		remote_pge_off(e);	/* before the flush: their CR4 as found */
+		remote_cr4_restore(e);	/* before the flush: their CR3/CR4 as found */
 		e->rcr4 = NULL;
 
 		/* CPUs beyond 256 never take part (see shootdown). */

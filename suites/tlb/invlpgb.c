@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* tlb: AMD's broadcast invalidation, INVLPGB + TLBSYNC (AMD APM vol. 3).
  * Correctness on every CPU holding the translation, per variant (one page,
- * the CPUID maximum, 2 MiB stride, a whole PCID, a global page), then its
- * cost over the shootdown grid beside the IPI shootdown's; and whether
- * every CPU reports the same INVLPGB count.  INVLPGB is never executed
- * without its CPUID bit: an absent INVLPGB kills the guest under some
- * hypervisors. */
+ * the CPUID maximum, 2 MiB stride, a whole PCID, a global page, and a
+ * non-zero PCID with its wrong-PCID control), then its cost over the
+ * shootdown grid beside the IPI shootdown's, what it costs the other CPUs
+ * (victim.c), several initiators at once, and whether every CPU reports
+ * the same INVLPGB count.  INVLPGB is never executed without its CPUID bit
+ * and a boot probe that ran it (kernel/cpu_probe.c): an absent INVLPGB
+ * kills the guest under some hypervisors. */
 #include "suites/tlb/tlb.h"
 #include "kernel/test.h"
 #include "kernel/platform.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/pgtable_test.h"
+#include "arch/x86/processor-flags.h"
 #include "arch/x86/tlbflush.h"
 #include "lib/printf.h"
 
@@ -50,6 +53,12 @@ struct ib_variant {
 	bool large, global;
 	unsigned pages;		/* 0: the CPUID maximum (at most 512) */
 };
+
+/* The non-zero PCID case: every CPU runs with CR4.PCIDE=1 and PCID
+ * IB_PCID in CR3; INVLPGB naming that PCID must drop the entry everywhere,
+ * and INVLPGB naming the next PCID must not need to (the control: its
+ * stale reads show a flush of the wrong PCID would be caught). */
+#define IB_PCID		1u
 static const struct ib_variant ib_variants[] = {
 	{ "one_page.1p.allcpu", INVLPGB_FLAG_VA, false, false, 1 },
 	{ "range_max.maxp.allcpu", INVLPGB_FLAG_VA, false, false, 0 },
@@ -57,6 +66,73 @@ static const struct ib_variant ib_variants[] = {
 	{ "pcid0.all.allcpu", INVLPGB_FLAG_PCID, false, false, 8 },
 	{ "global.1p.allcpu", INVLPGB_FLAG_VA | INVLPGB_FLAG_INCLUDE_GLOBAL, false, true, 1 },
 };
+
+/* The non-zero PCID case (IB_PCID above).  CR4.PCIDE=1 needs CR3[11:0]
+ * = 0 when it is set (SDM vol. 3A §4.10.1); each CPU's CR3 and CR4 go back
+ * afterwards, CR3 first (remote_cr4_restore()), and by env_restore() on a
+ * fault or timeout.  False when the case must end (already failed). */
+static bool ib_pcid_case(struct env *e, struct sd *s, unsigned total)
+{
+	struct test_ctx *t = e->t;
+	uint64_t root = e->cr3 & PTE_ADDR_MASK;
+	unsigned stale = 0, reads = 0, capped = 0;
+	size_t r, rw;
+	bool ok;
+
+	if (!plat_cpu_has(X86_FEATURE_PCID) || (e->cr3 & X86_CR3_PCID_MASK)) {
+		char why[200];
+
+		x86_feature_absent_why(X86_FEATURE_PCID, "PCID", why, sizeof(why));
+		t_diag(t, "pcid%u.1p.allcpu not run: %s", IB_PCID,
+		       plat_cpu_has(X86_FEATURE_PCID) ? "CR3[11:0] is not 0" : why);
+		return true;
+	}
+	write_cr4(read_cr4() | X86_CR4_PCIDE);
+	write_cr3(root | IB_PCID);
+	if (!remote_pcid_on(t, e, s->remote, total - 1, IB_PCID))
+		return false;
+	s->pcid = IB_PCID;
+	s->invlpgb_flags = INVLPGB_FLAG_VA | INVLPGB_FLAG_PCID;
+
+	uint64_t t0 = rdtsc_ordered();
+
+	ok = sd_start(t, e, s, total - 1) && sd_resync(t, e, s, 1);
+	for (r = 0; ok && sd_more(t, r, s->nrounds, SD_MIN_ROUNDS, t0, &capped); r++)
+		sd_round(t, e, s, 1, SD_INVLPGB, &ok);
+	sd_stop(t, s);
+	ok = sd_check_remotes(t, s, "pcid") && ok;
+	t_metric_value(t, "pcid1.1p.allcpu", ok ? 0 : 1, "count",
+		       "rounds=%zu pages=1 cpus=%u flags=0x%x pcid=%u verdict=%s", r, total,
+		       s->invlpgb_flags | INVLPGB_FLAG_ASID, IB_PCID, ok ? "flushed-everywhere" : "FAILED");
+	tlb_sum.ib_pcid_ok = ok;
+	/* the control: the same rounds, INVLPGB naming PCID IB_PCID + 1 */
+	for (unsigned i = 0; i < total - 1; i++)
+		s->cpu[s->remote[i]].control_stale = s->cpu[s->remote[i]].control_reads = 0;
+	capped = 0;
+	t0 = rdtsc_ordered();
+	ok = sd_start(t, e, s, total - 1) && sd_resync(t, e, s, 1);
+	for (rw = 0; ok && sd_more(t, rw, s->nrounds, SD_MIN_ROUNDS, t0, &capped); rw++)
+		sd_round(t, e, s, 1, SD_INVLPGB_WRONG_PCID, &ok);
+	sd_stop(t, s);
+	ok = sd_check_remotes(t, s, "wrong-pcid control") && ok;
+	for (unsigned i = 0; i < total - 1; i++) {
+		stale += s->cpu[s->remote[i]].control_stale;
+		reads += s->cpu[s->remote[i]].control_reads;
+	}
+	t_metric_value(t, "wrong_pcid_control.1p.allcpu", stale, "count",
+		       "rounds=%zu reads=%u remote_cpus=%u pcid_run=%u pcid_named=%u control=%s", rw, reads,
+		       total - 1, IB_PCID, IB_PCID + 1, stale ? "fired" : "not-observed");
+	tlb_sum.ib_wrong_pcid_stale = stale;
+	tlb_sum.ib_wrong_pcid_reads = reads;
+	/* back to PCID 0 everywhere, CR3 before CR4 */
+	remote_cr4_restore(e);
+	e->rcr4 = NULL;
+	write_cr3(root);
+	write_cr4(e->cr4);
+	s->pcid = 0;
+	s->invlpgb_flags = INVLPGB_FLAG_VA;
+	return ok;
+}
 
 static void body_invlpgb(struct env *e)
 {
@@ -115,7 +191,7 @@ static void body_invlpgb(struct env *e)
 				pt_win_unmap_2m(&e->w, PT_WIN_2M_FIRST + i);
 	}
 	if (pge_all) {
-		remote_pge_off(e);
+		remote_cr4_restore(e);
 		e->rcr4 = NULL;
 		write_cr4(e->cr4);
 	}
@@ -123,6 +199,8 @@ static void body_invlpgb(struct env *e)
 	s->invlpgb_flags = INVLPGB_FLAG_VA;
 	s->va0 = pt_win_va_4k(0);
 	s->step = 4096;
+	if (!ib_pcid_case(e, s, total))
+		return;
 	/* Cost over the shootdown grid, next to the IPI medians, with Linux's
 	 * policy: up to the 33-page ceiling a range flush (INVLPGB with the
 	 * address, in chunks of the CPUID maximum), above it one flush of the
@@ -169,12 +247,32 @@ static void body_invlpgb(struct env *e)
 		}
 		if (ncpu == total)
 			tlb_sum.cross_pages = cross;
-		t_conclude(t, "crossover at %u CPUs: %s%u", ncpu,
-		       cross ? "INVLPGB cheaper than IPI from pages=" : "INVLPGB never cheaper (or IPI not measured) ",
-		       cross);
+		if (cross)
+			t_conclude(t, "crossover at %u CPUs: INVLPGB cheaper than IPI from pages=%u", ncpu, cross);
+		else
+			t_conclude(t, "crossover at %u CPUs: INVLPGB cheaper than IPI at no measured page count (or IPI not measured)",
+				   ncpu);
 	}
 	sd_budget_note(t, s, "invlpgb grid");
 	tlb_sum.invlpgb_measured = true;
+	/* every remote read after an INVLPGB: the checks and the grid */
+	tlb_sum.ib_reads = s->reads_after;
+	tlb_sum.ib_old = s->old_after;
+	tlb_sum.ib_single_p50 = sd_ib_p50[ncounts - 1][0];
+	/* the other CPUs' lost time, as tlb.shootdown measured for the IPI */
+	sd_victim(t, e, s, total, SD_INVLPGB, &tlb_sum.victim_ib);
+	/* concurrent initiators: 2 and every CPU */
+	const unsigned inits[2] = { 2, total };
+
+	for (unsigned i = 0; i < (total > 2 ? 2u : 1u); i++) {
+		uint64_t med;
+
+		rl_snprintf(name, sizeof(name), "concurrent.1p.%ucpu", inits[i]);
+		if (!sd_concurrent(t, e, s, inits[i], name, &med))
+			return;
+		tlb_sum.ib_conc_p50 = med;
+		tlb_sum.ib_conc_k = inits[i];
+	}
 }
 
 TEST(tlb, invlpgb, .order = 100, .budget_ms = 120000)

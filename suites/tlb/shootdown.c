@@ -33,15 +33,9 @@ static struct sd *sd;		/* the shootdown in progress, if any */
 
 /* CPU 0 commands the remote CPUs through one shared block; each remote runs
  * sd_server() (a posted work item, interrupts on) and the shootdown IPI's
- * handler sd_irq().  Window pages are va0 + i * step, i < npages. */
-enum sd_cmd { SD_TOUCH = 1, SD_VERIFY, SD_CONTROL, SD_EXIT };
-
-struct sd_cpu {
-	volatile uint64_t ack;		/* last flush_seq handled */
-	volatile uint64_t done;		/* last cmd_seq handled */
-	volatile unsigned touch_bad, verify_old, verify_bad, control_stale, control_reads;
-	volatile uint64_t bad_value;
-} __attribute__((aligned(64)));
+ * handler sd_irq().  Window pages are va0 + i * step, i < npages.  The
+ * commands (enum sd_cmd) and a remote's side of the block (struct sd_cpu)
+ * are in tlb.h. */
 
 const unsigned sd_pages[SD_NPAGES] = { 1, 2, 8, 32, 64, 512 };
 uint64_t sd_ipi_p50[16][SD_NPAGES];
@@ -79,7 +73,11 @@ static void sd_read_all(struct sd *s, struct sd_cpu *me, int cmd)
 				me->control_stale++;
 			else if (v != s->want)
 				me->verify_bad++, me->bad_value = v;
-		} else if (v != s->want) {
+			continue;
+		}
+		if (cmd == SD_VERIFY)
+			me->verify_reads++;
+		if (v != s->want) {
 			if (cmd == SD_TOUCH)
 				me->touch_bad++;
 			else if (v == s->old)
@@ -124,7 +122,17 @@ static void sd_server(void *arg)
 		seen = __atomic_load_n(&s->cmd_seq, __ATOMIC_ACQUIRE);
 		int cmd = s->cmd;
 
-		if (cmd != SD_EXIT)
+		if (cmd == SD_VICTIM) {
+			unsigned phase = s->victim_phase;
+
+			/* done at once: the loop runs until the next command */
+			__atomic_store_n(&me->done, seen, __ATOMIC_RELEASE);
+			sd_victim_loop(s, me, seen, phase);
+			continue;
+		}
+		if (cmd == SD_INITIATE)
+			sd_initiate(s, me);
+		else if (cmd == SD_TOUCH || cmd == SD_VERIFY || cmd == SD_CONTROL)
 			sd_read_all(s, me, cmd);
 		__atomic_store_n(&me->done, seen, __ATOMIC_RELEASE);
 		if (cmd == SD_EXIT)
@@ -146,21 +154,33 @@ static bool sd_all_reached(const struct sd *s, bool ack, uint64_t q, unsigned *i
 	return true;
 }
 
-/* Issue a command to the remotes taking part and wait for all. */
-static bool sd_command(struct test_ctx *t, struct sd *s, int cmd)
+/* Issue a command to the remotes taking part (sd_post) and wait for all
+ * (sd_wait). */
+uint64_t sd_post(struct sd *s, int cmd)
 {
 	s->cmd = cmd;
 	uint64_t q = s->cmd_seq + 1;
-	unsigned i = 0;
 
 	__atomic_store_n(&s->cmd_seq, q, __ATOMIC_RELEASE);
 	__asm__ volatile("mfence; lfence" ::: "memory");	/* as in sd_ipi_flush */
 	for (unsigned r = 0; r < s->nremote; r++)
 		apic_send(plat_cpu_apic_id(s->remote[r]), APIC_DM_FIXED | s->wake_vec);
+	return q;
+}
+
+bool sd_wait(struct test_ctx *t, struct sd *s, uint64_t q, int cmd)
+{
+	unsigned i = 0;
+
 	if (!plat_spin_until(sd_all_reached(s, false, q, &i), T_LOST_US))
 		return t_fail(t, "cpu %u did not answer command %d within %u ms", s->remote[i], cmd,
 			      (unsigned)(T_LOST_US / 1000));
 	return true;
+}
+
+bool sd_command(struct test_ctx *t, struct sd *s, int cmd)
+{
+	return sd_wait(t, s, sd_post(s, cmd), cmd);
 }
 
 /* Quick in ring 0 under an emulator, whose few host threads run every
@@ -186,8 +206,10 @@ bool sd_start(struct test_ctx *t, struct env *e, struct sd *s, unsigned nremote)
 {
 	sd_spin_share(t, s, nremote + 1);
 	s->nremote = nremote;
+	s->cpu[plat_this_cpu()].slot = 0;
 	for (unsigned i = 0; i < nremote; i++) {
 		s->cpu[s->remote[i]].done = s->cmd_seq;
+		s->cpu[s->remote[i]].slot = i + 1;
 		e->remotes_used = true;
 		int rc = plat_post(s->remote[i], sd_server, s);
 
@@ -207,6 +229,8 @@ void sd_stop(struct test_ctx *t, struct sd *s)
 
 		t_check(t, rc == PLAT_OK, "cpu %u: %s", s->remote[i], plat_strerror(rc));
 	}
+	/* sd_check_remotes() reads what these CPUs counted */
+	s->nlast = s->nremote;
 	s->nremote = 0;
 }
 
@@ -219,7 +243,7 @@ static void sd_stop_deferred(struct test_ctx *t, void *arg)
 	sd = NULL;
 }
 
-static void sd_map(struct env *e, struct sd *s, unsigned n, int k, bool global)
+void sd_map(struct env *e, struct sd *s, unsigned n, int k, bool global)
 {
 	for (unsigned i = 0; i < n; i++) {
 		if (s->large)
@@ -232,7 +256,7 @@ static void sd_map(struct env *e, struct sd *s, unsigned n, int k, bool global)
 
 /* Linux's flush_tlb_multi() shape: IPI every remote, flush locally, then
  * wait for every acknowledgement. */
-static bool sd_ipi_flush(struct test_ctx *t, struct sd *s, unsigned n, bool full)
+bool sd_ipi_flush(struct test_ctx *t, struct sd *s, unsigned n, bool full)
 {
 	uint64_t q = s->flush_seq + 1;
 
@@ -295,13 +319,17 @@ uint64_t sd_round(struct test_ctx *t, struct env *e, struct sd *s, unsigned n,
 		if (!sd_ipi_flush(t, s, n, full))
 			return *ok = false, 0;
 	} else if (m == SD_INVLPGB) {
-		invlpgb_flush_range(s, s->va0, n, s->large, s->invlpgb_flags, 0);
+		invlpgb_flush_range(s, s->va0, n, s->large, s->invlpgb_flags, s->pcid);
+	} else if (m == SD_INVLPGB_WRONG_PCID) {
+		invlpgb_flush_range(s, s->va0, n, s->large, s->invlpgb_flags | INVLPGB_FLAG_PCID,
+				    (s->pcid + 1) & X86_CR3_PCID_MASK);
 	}
 	uint64_t t1 = lfence_rdtsc();
 
 	s->cur = o;
-	if (m == SD_NOFLUSH) {
-		/* The remote negative control: read with no flush at all. */
+	if (m == SD_NOFLUSH || m == SD_INVLPGB_WRONG_PCID) {
+		/* The remote negative controls: read with no flush at all, or
+		 * after one that names another PCID; then a real one. */
 		if (!sd_command(t, s, SD_CONTROL) || !sd_ipi_flush(t, s, n, false))
 			return *ok = false, 0;
 	}
@@ -318,13 +346,19 @@ uint64_t sd_round(struct test_ctx *t, struct env *e, struct sd *s, unsigned n,
 	return t1 - t0;
 }
 
+/* After sd_stop(): every remote CPU of that series must have read the
+ * frame each command expected; their reads after a flush are summed for
+ * the answers' claims. */
 bool sd_check_remotes(struct test_ctx *t, struct sd *s, const char *what)
 {
 	bool good = true;
 
-	for (unsigned i = 0; i < s->nremote; i++) {
+	for (unsigned i = 0; i < s->nlast; i++) {
 		struct sd_cpu *c = &s->cpu[s->remote[i]];
 
+		s->reads_after += c->verify_reads;
+		s->old_after += c->verify_old;
+		c->verify_reads = 0;
 		if (c->touch_bad || c->verify_old || c->verify_bad) {
 			good = t_fail(t, "%s: cpu %u read the wrong frame: %u on touch, %u old and %u other after the flush (last 0x%llx)",
 				      what, s->remote[i], c->touch_bad, c->verify_old, c->verify_bad,
@@ -601,6 +635,13 @@ static void body_shootdown(struct env *e)
 	t_diag(t, "remote stale control: %u of %u reads on %u remote CPUs returned the old frame with no shootdown%s",
 	       stale, reads, total - 1, stale ? "" : " (the check could not be shown to catch a missing remote flush here)");
 	tlb_sum.remote_stale = (int)stale;
+	tlb_sum.remote_control_reads = reads;
+	/* every remote read after an IPI shootdown of the grid and the
+	 * control's rounds: the tlb_shootdown answer's claim */
+	tlb_sum.remote_reads = s->reads_after;
+	tlb_sum.remote_old = s->old_after;
+	/* what the other CPUs lose to it: a victim loop's throughput */
+	sd_victim(t, e, s, total, SD_IPI_INVLPG, &tlb_sum.victim_ipi);
 }
 
 /* quick: 20 ms of sample budget; then one round a point (sd_more()) */

@@ -67,6 +67,29 @@ if [ "$n_amd" != 2 ]; then
 	tlb_sites_ok=0
 fi
 [ "$tlb_sites_ok" = 1 ] && echo "PASS encoding-tlb-sites"
+# INVLPGB/TLBSYNC reached only through their guards: every call (or tail
+# jump) to __invlpgb and __tlbsync is in invlpgb_flush_range (suites/tlb/
+# invlpgb.c, which tests CPUID 8000_0008h:EBX[3] as the boot probe left
+# it, and the CPUID maximum count) or in do_invlpgb (kernel/cpu_probe.c,
+# run only when CPUID claims the bit, under the fault catch); a compiler
+# clone keeps its origin's name (invlpgb_flush_range.constprop.0).
+ib_refs=$(printf '%s\n' "$dis" | awk '
+	/^[0-9a-f]+ <.*>:$/ { fn = $2; gsub(/[<>:]/, "", fn); next }
+	/\t(call|jmp)[a-z]*[[:space:]]+[0-9a-f]+ <(__invlpgb|__tlbsync)>/ {
+		t = $0; sub(/.*</, "", t); sub(/>.*/, "", t); print fn, t }')
+ib_bad=$(printf '%s\n' "$ib_refs" | grep . | grep -vE '^(invlpgb_flush_range(\.[a-z_.0-9]+)?|do_invlpgb) ' | sort -u | tr '\n' ',')
+ib_ok=1
+for want in "invlpgb_flush_range[^ ]* __invlpgb" "invlpgb_flush_range[^ ]* __tlbsync" "do_invlpgb __invlpgb" "do_invlpgb __tlbsync"; do
+	if ! printf '%s\n' "$ib_refs" | grep -qxE "$want"; then
+		echo "FAIL encoding-invlpgb-callers: no ${want#* } from ${want%% *}"
+		ib_ok=0
+	fi
+done
+if [ -n "$ib_bad" ]; then
+	echo "FAIL encoding-invlpgb-callers: unguarded callers: ${ib_bad%,}"
+	ib_ok=0
+fi
+[ "$ib_ok" = 1 ] && echo "PASS encoding-invlpgb-callers"
 # XBEGIN/XABORT/XEND (RTM, #UD without CPUID.7.0:EBX[11]) only inside the
 # three spec_seq.asm routines, which suites/spec/ and the boot probe
 # (kernel/cpu_probe.c, under the fault catch) call after checking RTM.

@@ -328,7 +328,11 @@ def cases(args):
                      has(r"^ringlab: \d+ passed, 5 failed, 0 skipped$")]),
         # --- SMP and APIC ---
         Case("smp2", smp="2", append="tests=smp,apic,ipi,wrmsr_order quick",
-             checks=[online(2), idval("apic", "^" + apic + "$")]),
+             checks=[online(2), idval("apic", "^" + apic + "$"),
+                     # ipi_cost: the one-way latency, the ICR write and the mesh, both fences
+                     has(r"^# answer ipi_cost: One-way IPI, ICR write to handler: p50 \d+ cycles \(\d+ ns\) .*; "
+                         r"ICR write alone \(.*\), p50 cycles: nofence \d+, mfence_lfence \d+: n=\d+; "
+                         r"Mesh of 1 pair, IPI/s: \w+ nofence \d+, \w+ mfence_lfence \d+")]),
         Case("smp8", smp="8", append="tests=smp,apic,ipi,wrmsr_order,tsc quick", timeout=120,
              checks=[online(8), metric("apic.fixed_all.delivered", r"value=140 unit=count rounds=20 targets=7"),
                      metric("wrmsr_order.stale_reads.late_control", r"value=(\d+) unit=count n=\1 lost=0 ")]),
@@ -340,7 +344,10 @@ def cases(args):
                      metric("smp.start_latency.latency", r"n=287\b")],
              needs="x2apic-tcg"),
         Case("xapic-forced", smp="4", append="apic=xapic tests=smp,apic,ipi,fault quick",
-             checks=[online(4), idval("apic", "^xapic$")]),
+             checks=[online(4), idval("apic", "^xapic$"),
+                     # the xAPIC mesh, with and without the fence, in the answer
+                     has(r"^# answer ipi_cost: .*ICR write alone \(xapic MMIO \+ wait for idle\), p50 cycles: nofence \d+, mfence_lfence \d+: n=\d+; "
+                         r"Mesh of 1 pair, IPI/s: xapic nofence \d+, xapic mfence_lfence \d+ \(x2apic not measured\)")]),
         Case("cpus-limit", smp="4", append="cpus=2 tests=smp quick",
              checks=[online(2), idval("cpus", r"skipped=2\b")]),
         Case("nosmp", smp="4", append="nosmp tests=smp,boot quick",
@@ -381,7 +388,14 @@ def cases(args):
         Case("tscdeadline-fallback-tcg", smp="2", append="tests=tscdeadline,tsc,rdtsc,tsc_order quick",
              timeout=120,
              checks=[has(r"ok \d+ \w+ # SKIP CPU lacks TSC-deadline"),
-                     metric("tscdeadline.oneshot_latency.hlt")]),
+                     metric("tscdeadline.oneshot_latency.hlt"),
+                     # the answer names the missing mode and labels what it gives instead
+                     has(r"^# answer tscdeadline: TSC-deadline not measured: no TSC-deadline mode \(CPU lacks TSC-deadline .*\)\. "
+                         r"Measured instead, the LAPIC one-shot timer \(not TSC-deadline\): one-shot interrupts arrive late by p50 \d+ ns"),
+                     # the planted step is scaled to the floor and caught; each read's cost
+                     metric("tsc_order.control.planted", r"detected=yes floor_x=\d+ checks=\d+"),
+                     has(r"^# answer rdtsc_order: Read cost p50 in cycles \(TSC [\d.]+ GHz\): rdtsc \d+, lfence_rdtsc \d+, .*"
+                         r"Planted \d+-cycle step \(\d+ ns; floor \d+ cycles\): seen \d+ of \d+;")]),
         # --- AP bring-up under cold-xAPIC firmware, identity and aliasing ---
         # qboot on q35 leaves every AP in xAPIC mode, where a start for APIC
         # ID k also reaches k+256 (and one for an ID ending in 0xff reaches
