@@ -78,13 +78,19 @@ static const struct {
 	[PMU_EV_LLC_MISSES] = { 4, 0x412e },	/* LLC Misses */
 };
 
-/* OFFCORE_REQUESTS.DEMAND_RFO by family-6 model (Intel perfmon tables):
- * 0xB0/0x04 from Haswell to Tiger Lake, 0x21/0x04 on Golden Cove cores
- * and later. */
+/* OFFCORE_REQUESTS.DEMAND_RFO by family-6 model: event B0H umask 04H
+ * ("demand RFO requests, including regular RFOs, locks, ItoM") in the
+ * SDM vol. 3B model-specific event tables (chapter "Performance Monitoring
+ * Events") from Sandy Bridge (2AH, 2DH) and Ivy Bridge (3AH, 3EH) through
+ * Haswell, Broadwell, Skylake, Cascade Lake, Comet Lake, Ice Lake, Rocket
+ * Lake (A7H) and Tiger Lake; event 21H umask 04H on Golden Cove cores and
+ * later (Intel's perfmon event files for Alder Lake, Sapphire Rapids and
+ * their successors, which the SDM defers to). */
 static bool intel_rfo(uint32_t model, uint64_t *sel)
 {
-	static const uint8_t b0[] = { 0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47, 0x4f, 0x56, 0x4e, 0x5e,
-				      0x55, 0x8e, 0x9e, 0xa5, 0xa6, 0x6a, 0x6c, 0x7d, 0x7e, 0x8c, 0x8d };
+	static const uint8_t b0[] = { 0x2a, 0x2d, 0x3a, 0x3e, 0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47,
+				      0x4f, 0x56, 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6, 0x6a,
+				      0x6c, 0x7d, 0x7e, 0xa7, 0x8c, 0x8d };
 	static const uint8_t x21[] = { 0x8f, 0xcf, 0x97, 0x9a, 0xb7, 0xba, 0xbf, 0xaa, 0xac, 0xad, 0xae };
 
 	for (size_t i = 0; i < sizeof(b0); i++)
@@ -98,6 +104,20 @@ static bool intel_rfo(uint32_t model, uint64_t *sel)
 			return true;
 		}
 	return false;
+}
+
+/* AMD's RFO count: PMCx060 L2RequestG1 (the core's requests to the L2),
+ * unit mask bit 6 RdBlkX, "data cache stores" -- an L1D store miss asking
+ * for the line in a writable state, the read-for-ownership a cacheable
+ * store costs and a non-temporal one does not.  PPR for AMD family 17h
+ * (Zen, Zen 2; Hygon's 18h is the same core) and family 19h (Zen 3, Zen
+ * 4), core PMC event tables.  Other families: none known. */
+static bool amd_rfo(const struct pmu_desc *d, uint64_t *sel)
+{
+	if (d->family != 0x17 && d->family != 0x18 && d->family != 0x19)
+		return false;
+	*sel = 0x4060;
+	return true;
 }
 
 bool pmu_encode(const struct pmu_desc *d, enum pmu_event ev, uint64_t *sel, const char **why)
@@ -126,6 +146,8 @@ bool pmu_encode(const struct pmu_desc *d, enum pmu_event ev, uint64_t *sel, cons
 	if (d->kind == PMU_AMD_CORE) {
 		/* PPR for AMD family 17h+: PMCx076 cycles not in halt,
 		 * PMCx0C0 retired instructions.  The L3 has its own PMU. */
+		if (ev == PMU_EV_RFO && amd_rfo(d, sel))
+			return true;
 		if (ev == PMU_EV_CYCLES) {
 			*sel = 0x76;
 			return true;
@@ -134,7 +156,9 @@ bool pmu_encode(const struct pmu_desc *d, enum pmu_event ev, uint64_t *sel, cons
 			*sel = 0xc0;
 			return true;
 		}
-		*why = "not a core-PMU event on AMD (the L3 and its RFO traffic are counted by the L3 PMU)";
+		*why = ev == PMU_EV_RFO ?
+		       "no L2RequestG1.RdBlkX encoding known for this family (PPR for family 17h/19h)" :
+		       "not a core-PMU event on AMD (the L3 has its own PMU)";
 		return false;
 	}
 	*why = d->why[0] ? d->why : "no PMU";

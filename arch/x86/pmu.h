@@ -9,7 +9,9 @@
  * architectural ones (SDM vol. 3 §21.2.1.2, table "UMask and Event Select
  * Encodings for Pre-Defined Architectural Performance Events"), each only
  * when CPUID.0AH:EBX does not mark it absent; the RFO event is
- * model-specific (OFFCORE_REQUESTS.DEMAND_RFO, Intel's perfmon tables).
+ * model-specific (OFFCORE_REQUESTS.DEMAND_RFO, the SDM vol. 3B event
+ * tables; pmu.c intel_rfo).  On AMD family 17h-19h the RFO event is the
+ * core PMU's PMCx060 L2RequestG1.RdBlkX (the family's PPR; pmu.c amd_rfo).
  *
  * AMD: the core counters (APM vol. 2 §13.2.1): four legacy PerfEvtSel /
  * PerfCtr pairs at C001_0000h / C001_0004h, or six interleaved ones at

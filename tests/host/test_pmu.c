@@ -187,6 +187,13 @@ static void test_encode(void **state)
 	d.model = 0x8f;
 	assert_true(pmu_encode(&d, PMU_EV_RFO, &sel, &why));
 	assert_int_equal(sel, 0x0421);
+	/* Sandy Bridge and Rocket Lake: B0H/04H (SDM vol. 3B tables) */
+	d.model = 0x2a;
+	assert_true(pmu_encode(&d, PMU_EV_RFO, &sel, &why));
+	assert_int_equal(sel, 0x04b0);
+	d.model = 0xa7;
+	assert_true(pmu_encode(&d, PMU_EV_RFO, &sel, &why));
+	assert_int_equal(sel, 0x04b0);
 	d.model = 0x01;
 	assert_false(pmu_encode(&d, PMU_EV_RFO, &sel, &why));
 	assert_non_null(why);
@@ -208,7 +215,16 @@ static void test_encode(void **state)
 	assert_true(pmu_encode(&d, PMU_EV_INSTRUCTIONS, &sel, &why));
 	assert_int_equal(sel, 0xc0);
 	assert_false(pmu_encode(&d, PMU_EV_LLC_MISSES, &sel, &why));
+	/* family 19h: PMCx060 L2RequestG1 umask 40h RdBlkX (PPR) */
+	assert_true(pmu_encode(&d, PMU_EV_RFO, &sel, &why));
+	assert_int_equal(sel, 0x4060);
+	d.family = 0x17;
+	assert_true(pmu_encode(&d, PMU_EV_RFO, &sel, &why));
+	assert_int_equal(sel, 0x4060);
+	/* family 15h (Bulldozer): no encoding; the reason names the event */
+	d.family = 0x15;
 	assert_false(pmu_encode(&d, PMU_EV_RFO, &sel, &why));
+	assert_non_null(strstr(why, "RdBlkX"));
 }
 
 static void test_intel_program_restore(void **state)

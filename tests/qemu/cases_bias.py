@@ -19,7 +19,7 @@ def cases(ctx):
                          ctx.metric("clear.batch_bandwidth.rep_stosb.2MiB.4cpu", r"unit=MB/s"),
                          ctx.metric("clear.bandwidth.movnti.2MiB.1cpu", r"pmu=none pmu_why=\S+"),
                          ctx.metric("clear.crossover.movnti.whole.1cpu",
-                                    r"rule=wins-at-every-measured-size-from-here .*readback_movnti=\d+"),
+                                    r"rule=p25-above-p75-at-every-measured-size-from-here test=iqr-separated min_n=5 n=\d+ .*readback_movnti=\d+"),
                          ctx.metric("clear.crossover.movnti.batch_sfence.allcpu", r"from=\S+"),
                          ctx.has(r"^\s*# crossover batch_sfence 1 CPU: MOVNTI beats REP STOSB "),
                          ctx.has(r"^\s*# crossover whole-range 1 CPU, other NT methods vs REP STOSB: movntdq "),
@@ -27,7 +27,7 @@ def cases(ctx):
                          ctx.metric("fence.after_stores.sfence",
                                     r"delta=-?\d+ noise=\d+ .*delta_verdict=(indistinguishable|above-noise|below-noise)"),
                          ctx.has(r"^\s*# sfence after 32 stores: median \d+ cycles .*noise \d+: "),
-                         ctx.has(r"^# answer nt_clear: MOVNTI clears faster than REP STOSB whole range: .*"
+                         ctx.has(r"^# answer nt_clear: MOVNTI faster than REP STOSB, whole: .*\[IQR-apart n>=5\]: n=\d+;.*"
                                  r"\(from=clear\.crossover\.movnti\.whole\.1cpu,.*control=fired;"),
                          ctx.has(r"^# answer fence_cost: Alone .*After 32 stores.*\(from=fence\.alone\.lfence,"),
                          ctx.has(r"^# answer tlb_flush: Counting the re-walk of the working set, INVLPG beats a MOV CR3 flush: (up to \d+|never|at all its pages) with 64 4K pages"),

@@ -89,7 +89,10 @@ def cases(ctx):
                      metric("litmus.mp_nt.sfence", r"^ value=0 "),
                      metric("litmus.iriw.plain", r"cpus=0,1,2,3"),
                      metric("fence.alone.mov_cr2", r"unit=cycles"),
-                     metric("fence.after_stores.iret_self", r"stores=32")]),
+                     metric("fence.after_stores.iret_self", r"stores=32"),
+                     metric("fence.after_stores.miss.mfence",
+                            r"stores=32 .*baseline=fence\.after_stores\.miss\.none evict=clflush delta=-?\d+ noise=\d+"),
+                     has(r"^# answer fence_cost: Alone \(p50 cycles\): .*L1 hits: .*mfence_lfence .*misses \(lines CLFLUSHed\): .*mfence [-+]\d+")]),
         # --- speculation control and PMU ---
         # TCG: no SPEC_CTRL, RTM, MD_CLEAR, IBPB, L1D flush, TSC-deadline or
         # PMU, so those cases skip naming the bit; the BHB loops run (plain

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "kernel/platform.h"
+#include "arch/x86/cpuinfo.h"
 
 static int fds[PLAT_NEVENTS] = { -1, -1, -1, -1, -1 };
 static unsigned asked;
@@ -35,6 +36,20 @@ static void attr_for(enum plat_event ev, struct perf_event_attr *a)
 		a->config = PERF_COUNT_HW_CACHE_MISSES;
 		break;
 	default:
+		/* PLAT_EV_RFO.  AMD family 17h-19h: the raw core event
+		 * PMCx060 L2RequestG1 umask 40h RdBlkX, "data cache stores"
+		 * (PPR for family 17h and 19h; arch/x86/pmu.c amd_rfo), for
+		 * which perf has no generic name (it rejects LLC-stores on
+		 * AMD) */
+		if (plat_cpu_info()->vendor == VENDOR_AMD || plat_cpu_info()->vendor == VENDOR_HYGON) {
+			uint32_t f = plat_cpu_info()->family;
+
+			if (f == 0x17 || f == 0x18 || f == 0x19) {
+				a->type = PERF_TYPE_RAW;
+				a->config = 0x4060;
+				break;
+			}
+		}
 		/* "LLC-stores": on Intel the kernel maps it to demand-RFO
 		 * offcore responses */
 		a->type = PERF_TYPE_HW_CACHE;
