@@ -34,13 +34,13 @@ KERNEL_OBJ := $(patsubst %.c,$(BUILD)/k/%.o,$(KERNEL_C)) \
 	      $(BUILD)/k/version.o
 
 .PHONY: all clean run run-iso run-uefi test hosted host-tests check-host check-build \
-	check-tools check-hosted check-qemu check-bochs check-docs list-qemu help deps FORCE bench dist
+	check-tools check-hosted check-qemu check-bochs check-docs list-qemu help deps FORCE bench dist man
 # build/logcheck too: every host tool judges logs with it (tools/run-qemu.sh,
 # tools/run-bochs.sh, tools/ringlab-capture, tools/ringlab-report, LAVA).
 all: $(BUILD)/ringlab.elf $(BUILD)/ringlab.iso $(BUILD)/mbforge.elf $(BUILD)/logcheck
 
 help:
-	@echo 'ringlab targets (variables: ACCEL=auto|kvm|tcg SMP=N RUN_ARGS="..." CASE=name):'
+	@echo 'ringlab targets (variables: ACCEL=auto|kvm|tcg SMP=N RUN_ARGS="..." RUN_TIMEOUT=S CASE=name):'
 	@echo '  make               build/ringlab.elf, the hybrid ISO build/ringlab.iso and build/logcheck'
 	@echo '  make run           boot the ELF in QEMU (-kernel), log live, exit with its status'
 	@echo '  make run-iso       boot the ISO under SeaBIOS (GRUB default entry)'
@@ -58,19 +58,27 @@ help:
 	@echo '  make bench         benchmark table: TCG/KVM boot, quick, per suite, ISO (N=runs; not a test)'
 	@echo '  make host-tests    build the host unit tests in build/host/'
 	@echo '  make deps          install every tool `make test` needs (tools/install-deps.sh)'
-	@echo '  make dist          dist/ringlab-<version>/: ISO, ELF, host tools, docs, SHA256SUMS, and a tarball'
+	@echo '  make dist          dist/ringlab-<version>/: ISO, ELF, host tools, man pages, docs, SHA256SUMS, and a tarball'
+	@echo '  make man           build/man/*.1: the host tools'"'"' man pages (help2man, from their --help)'
 	@echo '  make clean         remove build/'
-	@echo 'host tools (after make; each has --help):'
+	@echo 'host tools (after make; each has --help and --version; exit statuses: docs/usage.md):'
 	@echo '  tools/run-qemu.sh, tools/run-bochs.sh   boot in QEMU / Bochs, judge the log'
 	@echo '  build/logcheck LOG                      check a serial log (--json, --require-answers)'
 	@echo '  tools/ringlab-report check|tap|junit|json|csv|html|text|times|compare|answers LOG...'
 	@echo '  tools/ringlab-capture                   capture a serial console to build/logs/'
 
 # A release a lab can keep and re-flash (tools/make-dist.sh says what is in
-# it); DIST=dir puts it elsewhere.
+# it, the man pages included); DIST=dir puts it elsewhere.
 DIST ?= dist
-dist: all hosted
+dist: all hosted man
 	tools/make-dist.sh $(BUILD) $(VERSION) $(DIST)
+
+# The host tools' man pages, $(BUILD)/man/*.1, generated from their --help
+# and --version by help2man (tools/gen-man; `tools/gen-man --list` names
+# them).  The Debian package and `make dist` install these.
+man: $(BUILD)/logcheck $(BUILD)/version.txt
+	@tools/install-deps.sh man
+	tools/gen-man $(BUILD) $(BUILD)/man
 
 # ---------------------------------------------------------------- set-up ---
 # Every compile waits for `deps`, which checks (and installs, see the top)
@@ -262,15 +270,42 @@ hosted: $(BUILD)/ringlab-hosted
 ACCEL ?= auto
 SMP ?= 4
 RUN_ARGS ?= quick
+# QEMU's hard limit in seconds (then exit 124)
+RUN_TIMEOUT ?= 600
 
-run: $(BUILD)/ringlab.elf $(BUILD)/logcheck
-	tools/run-qemu.sh --media kernel --accel $(ACCEL) --smp $(SMP) --append "$(RUN_ARGS)"
+# make run* exit with the run's status (docs/usage.md, "Exit status": 0
+# pass, 1 fail, 2 config-error, 3 panic, 4 skip, 124, 125, 126), not make's
+# own 2 for any failed recipe.  make cannot hand a recipe's status on, so
+# the boot's recipe records tools/run-qemu.sh's status and the run target's
+# recipe ends make with it through $(ringlab-exit N), a function loaded
+# into make (tools/make-exit.c; GNU make's `load`).  Where it cannot be
+# built or loaded, the recipe exits with the status and make says so and
+# exits 2.  (Not under make -n: nothing ran.)
+RUN_STATUS := $(BUILD)/logs/.run-status
+ifneq ($(filter run run-iso run-uefi,$(MAKECMDGOALS)),)
+-load $(BUILD)/make-exit.so(ringlab_exit_gmk_setup)
+endif
+$(BUILD)/make-exit.so: tools/make-exit.c
+	@mkdir -p $(dir $@)
+	@$(HOSTCC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< || \
+		echo 'make: cannot build $@: make run will exit 2 for any run that does not pass' >&2
+run_exit = $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,$(ringlab-exit $(file <$(RUN_STATUS))))
+RUN_BOOTS := run-boot-kernel run-boot-iso-bios run-boot-iso-uefi
+.PHONY: $(RUN_BOOTS)
+$(RUN_BOOTS): run-boot-%:
+	@mkdir -p $(BUILD)/logs && rm -f $(RUN_STATUS)
+	tools/run-qemu.sh --media $* --accel $(ACCEL) --smp $(SMP) --timeout $(RUN_TIMEOUT) $(RUN_APPEND); \
+		echo $$? >$(RUN_STATUS)
+run-boot-kernel: RUN_APPEND = --append "$(RUN_ARGS)"
+run-boot-kernel: $(BUILD)/ringlab.elf $(BUILD)/logcheck
+run-boot-iso-bios run-boot-iso-uefi: $(BUILD)/ringlab.iso $(BUILD)/logcheck
 
-run-iso: $(BUILD)/ringlab.iso $(BUILD)/logcheck
-	tools/run-qemu.sh --media iso-bios --accel $(ACCEL) --smp $(SMP)
-
-run-uefi: $(BUILD)/ringlab.iso $(BUILD)/logcheck
-	tools/run-qemu.sh --media iso-uefi --accel $(ACCEL) --smp $(SMP)
+run: run-boot-kernel
+	@$(run_exit)exit $$(cat $(RUN_STATUS) 2>/dev/null || echo 126)
+run-iso: run-boot-iso-bios
+	@$(run_exit)exit $$(cat $(RUN_STATUS) 2>/dev/null || echo 126)
+run-uefi: run-boot-iso-uefi
+	@$(run_exit)exit $$(cat $(RUN_STATUS) 2>/dev/null || echo 126)
 
 # ---------------------------------------------------------------- tests ---
 # tests/run-all.sh runs the parts in order; each check-* target runs one.
@@ -308,7 +343,28 @@ check-bochs: all $(BUILD)/logcheck
 check-docs: all hosted
 	BUILD=$(BUILD) tests/run-all.sh docs
 
+# ---------------------------------------------------------- boot paths ---
+# Where lab machines already run Linux (docs/booting.md): a Debian package
+# (debian/, GRUB entries through tools/grub/20_ringlab, ringlab-boot-once)
+# and kexec (kexec-tools' multiboot2 loader takes build/ringlab.elf).
+.PHONY: deb check-deb check-kexec
+
+# build/deb/ringlab_<version>_amd64.deb, built by dpkg-buildpackage from a
+# copy of this tree (tests/boot/make-deb.sh), then lintian.
+deb: | deps
+	BUILD=$(BUILD) tests/boot/make-deb.sh
+
+# Slow (a Debian 12 root from the mirror, cached under build/; GRUB boots
+# under TCG): install the package, update-grub, boot its entries under
+# SeaBIOS and OVMF, ringlab-boot-once, remove and purge.  Needs root.
+check-deb: deb $(BUILD)/logcheck
+	BUILD=$(BUILD) tests/boot/check-deb.sh
+
+# Debian's own kernel under TCG kexecs into ringlab (SeaBIOS and OVMF).
+check-kexec: all $(BUILD)/logcheck
+	BUILD=$(BUILD) tests/boot/check-kexec.sh
+
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)

@@ -214,6 +214,7 @@ done < <(
 	checker 1200 check-lava tests/host/check-lava.sh "$BUILD"
 	checker 120 check-run-tools tests/host/check-run-tools.sh "$BUILD"
 	checker 300 check-dist tests/host/check-dist.sh "$BUILD"
+	checker 300 check-exit-status /usr/bin/python3 tests/host/check-exit-status.py "$BUILD"
 	checker 120 bench-check env BUILD="$BUILD" tools/bench-boot.sh --check)
 fi
 

@@ -12,6 +12,8 @@
 #           and Bochs, the second emulator (tools/run-bochs.sh)
 #   extra   tools other checks use when present (clang/llvm with libFuzzer,
 #           python3-serial, python3-junit.xml, python3-matplotlib, python3-pexpect)
+#   man     help2man, which `make man` and `make dist` write the host tools'
+#           man pages with (also part of test)
 #   lava    lava-dispatcher (optional, slow; failure is only a warning)
 #   qemu72  Debian 12's QEMU 7.2 unpacked to /opt/qemu72 for the xAPIC
 #           case (optional; failure is only a warning)
@@ -28,8 +30,8 @@ profiles=()
 for a in "$@"; do
 	case $a in
 	--check) check_only=1 ;;
-	-h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	build|run|test|extra|lava|qemu72|ci) profiles+=("$a") ;;
+	-h|--help) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	build|run|test|man|extra|lava|qemu72|ci) profiles+=("$a") ;;
 	*) echo "install-deps: unknown argument '$a' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -59,6 +61,11 @@ bochs bochs-bin
 bochs-term bochs-bin
 bochsbios /usr/share/bochs/BIOS-bochs-latest
 vgabios /usr/share/vgabios/vgabios.bin
+'
+# The man pages of the host tools (tools/gen-man): `make man`, `make dist`,
+# and the checks of `make test` that read them.
+MAN_PKGS='
+help2man help2man
 '
 # Bochs: the second emulator of `make test` (tools/run-bochs.sh, part
 # "bochs" of tests/run-all.sh).  `bochs` needs some GUI plugin package;
@@ -100,6 +107,7 @@ collect() { # list
 want_any build run test && collect "$BUILD_PKGS"
 want_any run test && collect "$RUN_PKGS"
 want test && collect "$TEST_PKGS"
+want_any man test && collect "$MAN_PKGS"
 want ci && collect "$CI_PKGS"
 need_qemu=0
 if want_any run test && ! command -v qemu-system-x86_64 >/dev/null 2>&1; then need_qemu=1; fi
@@ -256,6 +264,7 @@ missing=()
 want_any build run test && collect "$BUILD_PKGS"
 want_any run test && collect "$RUN_PKGS"
 want test && collect "$TEST_PKGS"
+want_any man test && collect "$MAN_PKGS"
 if want_any run test && ! command -v qemu-system-x86_64 >/dev/null 2>&1; then missing+=(qemu-system-x86); fi
 [ ${#missing[@]} = 0 ] || fail "still missing after install: ${missing[*]}"
 if want_any run test; then

@@ -2,7 +2,8 @@
 /* logcheck: check a ringlab log (docs/log-format.md) and the caller's
  * expectations of it.  Exit 0 when all is well (one summary line on
  * stdout), 1 when the log or an expectation fails (each problem on stderr),
- * 2 for a usage error or an unreadable file.  The checking itself is in
+ * 2 for a usage error, 126 for an unreadable file; with --exit-status the
+ * run's status instead (docs/usage.md, "Exit status").  The checking itself is in
  * tools/liblogcheck/liblogcheck.c so the unit tests can drive it. */
 #include "tools/liblogcheck/liblogcheck.h"
 #include "tools/logcheck_json.h"
@@ -13,28 +14,77 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: logcheck [--expect-status pass|fail|config-error|panic] [--qemu-exit N]\n"
-		"                [--require-metric NAME]... [--min-cases N] [--require-answers]\n"
-		"                [--all-runs] [--quiet] [--json] LOGFILE\n"
-		"LOGFILE '-' reads standard input.  --json writes the verdict and every line\n"
-		"of the judged run, as parsed, as JSON on stdout (docs/log-format.md).\n"
-		"--require-answers: a log without the answers block ('# answers:') fails.\n"
-		"A file with several runs is judged by its last complete run; a warning\n"
-		"names the others that did not pass, and --all-runs makes them errors.\n"
-		"--quiet: no summary line and no notes (warnings are still printed).\n");
-	exit(2);
-}
+static const char usage_text[] =
+	"Usage: logcheck [--expect-status pass|fail|config-error|panic] [--qemu-exit N]\n"
+	"                [--require-metric NAME]... [--min-cases N] [--require-answers]\n"
+	"                [--all-runs] [--exit-status] [--quiet] [--json] LOGFILE\n"
+	"       logcheck --help | --version\n"
+	"\n"
+	"Check a ringlab serial log (docs/log-format.md): its structure, counts, exit\n"
+	"line and integrity line, and the caller's expectations of it.  LOGFILE '-'\n"
+	"reads standard input.\n"
+	"\n"
+	"  --expect-status S   the exit line must say status=S\n"
+	"  --qemu-exit N       QEMU's exit status must be the exit line's code*2+1\n"
+	"  --require-metric M  a '# metric M' line must be present (repeatable)\n"
+	"  --min-cases N       at least N case results\n"
+	"  --require-answers   a log without the answers block ('# answers:') fails\n"
+	"  --all-runs          a file with several runs is judged by its last complete\n"
+	"                      run; a warning names the others that did not pass, and\n"
+	"                      --all-runs makes them errors\n"
+	"  --exit-status       exit with the run's status (below) instead of 0/1\n"
+	"  --json              write the verdict and every line of the judged run, as\n"
+	"                      parsed, as JSON on stdout (docs/log-format.md)\n"
+	"  --quiet             no summary line and no notes (warnings are still printed)\n"
+	"\n"
+	"Exit status: 0 the log is valid and every expectation met (one summary line\n"
+	"on stdout); 1 it is not (each problem on stderr); 2 a usage error; 126 the\n"
+	"file cannot be read.  With --exit-status: 0 pass, 1 fail, 2 config-error,\n"
+	"3 panic, 4 skip (every case skipped), 125 the log is broken or incomplete or\n"
+	"an expectation failed (docs/usage.md, \"Exit status\").\n";
 
 static void usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "logcheck: ");
+	fprintf(stderr, "logcheck: error: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n");
-	usage();
+	fprintf(stderr, " (see logcheck --help)\n");
+	exit(2);
+}
+
+/* The version of the tree this logcheck was built in: build/version.txt
+ * beside the binary (the Makefile writes it), or VERSION one level up in
+ * a release (tools/make-dist.sh), as every host tool looks it up. */
+static void print_version(void)
+{
+	static const char *const names[] = { "version.txt", "../VERSION" };
+	char exe[4096], path[4200], ver[128] = "unknown";
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+
+		if (slash)
+			*slash = '\0';
+		for (size_t i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "%s/%s", exe, names[i]);
+			FILE *f = fopen(path, "r");
+
+			if (!f)
+				continue;
+			bool got = fgets(ver, sizeof(ver), f) != NULL;
+
+			fclose(f);
+			ver[strcspn(ver, "\r\n")] = '\0';
+			if (got && ver[0])
+				break;
+			strcpy(ver, "unknown");
+		}
+	}
+	printf("logcheck (ringlab) %s\n", ver);
+	exit(0);
 }
 
 static long parse_count(const char *opt, const char *arg)
@@ -88,10 +138,10 @@ int main(int argc, char **argv)
 	struct logcheck_opts o = { .qemu_exit = -1, .min_cases = -1 };
 	const char **req = calloc((size_t)argc, sizeof(*req));
 	const char *path = NULL;
-	bool quiet = false, no_more_opts = false, json = false;
+	bool quiet = false, no_more_opts = false, json = false, exit_status = false;
 
 	if (!req)
-		return 2;
+		return 126;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val = NULL;
@@ -123,8 +173,16 @@ int main(int argc, char **argv)
 			o.all_runs = true;
 			continue;
 		}
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-			usage();
+		if (strcmp(a, "--exit-status") == 0) {
+			exit_status = true;
+			continue;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage_text, stdout);
+			return 0;
+		}
+		if (strcmp(a, "--version") == 0)
+			print_version();
 		/* Options with a value: `--opt VALUE` or `--opt=VALUE`. */
 		const char *eq = strchr(a, '=');
 		size_t nl = eq ? (size_t)(eq - a) : strlen(a);
@@ -171,9 +229,9 @@ int main(int argc, char **argv)
 	char *text = f ? read_all(f, &len) : NULL;
 
 	if (!text) {
-		fprintf(stderr, "logcheck: cannot read %s: %s\n",
+		fprintf(stderr, "logcheck: error: cannot read %s: %s\n",
 			strcmp(path, "-") == 0 ? "standard input" : path, strerror(errno));
-		return 2;
+		return 126;
 	}
 	if (f != stdin)
 		fclose(f);
@@ -182,8 +240,8 @@ int main(int argc, char **argv)
 	struct logcheck_result *r = malloc(sizeof(*r));
 
 	if (!r) {
-		fprintf(stderr, "logcheck: out of memory\n");
-		return 2;
+		fprintf(stderr, "logcheck: error: out of memory\n");
+		return 126;
 	}
 	int bad = json ? logcheck_json(stdout, text, len, &o, r)
 		       : logcheck_buffer_opts(text, len, &o, r);
@@ -211,8 +269,10 @@ int main(int argc, char **argv)
 			printf(" (run %zu of %zu in the file)", r->judged, r->runs);
 		printf("\n");
 	}
+	int rc = exit_status ? logcheck_exit_code(r) : bad ? 1 : 0;
+
 	free(r);
 	free(text);
 	free(req);
-	return bad ? 1 : 0;
+	return rc;
 }

@@ -325,6 +325,10 @@ int logcheck_json(FILE *f, const char *text, size_t len, struct logcheck_opts *o
 		fputs("null, \"code\": null", f);
 	}
 	fprintf(f, ", \"panic\": %s,\n", r->panic ? "true" : "false");
+	/* The verdict every tool's exit status follows (an all-skipped run is
+	 * "skip"), and that status: tools/liblogcheck/verdict.c. */
+	fprintf(f, " \"verdict\": \"%s\", \"exit_code\": %d,\n", logcheck_verdict(r),
+		logcheck_exit_code(r));
 	/* The answers block: key -> its first answer; null when the log has
 	 * no `# answers:` line. */
 	if (!j.has_answers) {

@@ -9,6 +9,8 @@
 #     build/logcheck  build/ringlab-hosted            the tools run unchanged here
 #     tools/  (run-qemu.sh, run-bochs.sh, ringlab-report + ringlab_report/,
 #             ringlab-capture, lava/)
+#     man/man1/*.1                                    the host tools' man pages
+#                                                     (make man; MANPATH=man man logcheck)
 #     README.md  LICENSE  docs/
 #     VERSION  BUILDINFO (commit, compiler, GRUB, xorriso, date)
 #     SHA256SUMS  (every regular file above; check with: sha256sum -c SHA256SUMS)
@@ -38,6 +40,7 @@ esac
 for f in ringlab.iso ringlab.elf logcheck; do
 	[ -f "$build/$f" ] || die "$build/$f missing (run: make BUILD=$build all)"
 done
+ls "$build"/man/*.1 >/dev/null 2>&1 || die "$build/man/*.1 missing (run: make BUILD=$build man)"
 # Not only the version's word for it: the tree itself, and the build must
 # be of this version (a stale build dir would ship another kernel).
 if [ "${DIST_ALLOW_DIRTY:-0}" != 1 ] && git rev-parse --git-dir >/dev/null 2>&1 &&
@@ -50,7 +53,7 @@ grep -aqF "$version" "$build/ringlab.elf" ||
 name=ringlab-$version
 out=$dist/$name
 [ -e "$out" ] && die "$out exists: a release is never overwritten (remove it first)"
-mkdir -p "$out/build" "$out/tools" "$out/docs"
+mkdir -p "$out/build" "$out/tools" "$out/docs" "$out/man/man1"
 tmp=$out.partial
 trap 'rm -rf "$out" "$tmp"' ERR
 
@@ -69,6 +72,7 @@ mkdir -p "$out/tools/ringlab_report"
 cp -p tools/ringlab_report/*.py "$out/tools/ringlab_report/"
 [ -d tools/bochs ] && cp -rp tools/bochs "$out/tools/bochs"
 [ -d tools/lava ] && cp -rp tools/lava "$out/tools/lava"
+cp "$build"/man/*.1 "$out/man/man1/"
 cp README.md "$out/"
 [ -f LICENSE ] && cp LICENSE "$out/"
 cp -r docs/. "$out/docs/"

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Boot ringlab in Bochs, headless, keep the serial log under build/logs/,
 # print logcheck's summary, and exit with the run's status, as
-# tools/run-qemu.sh does:
-#   0 pass, 1 fail, 2 config-error, 3 panic, 124 hard timeout (Bochs was
-#   killed), 125 Bochs missing or failed to start, bad arguments, or the log
-#   is not a valid ringlab log.
+# tools/run-qemu.sh does (docs/usage.md, "Exit status"):
+#   0 pass, 1 fail, 2 config-error (the kernel's command line) or a usage
+#   error (this script's), 3 panic, 4 skip (every case skipped), 124 hard
+#   timeout (Bochs was killed), 125 the log is broken or incomplete (Bochs
+#   exited or hung before the integrity line), 126 Bochs, its BIOS, the ELF
+#   or build/logcheck missing, or the ISO could not be made.
 #
 #   tools/run-bochs.sh [--cpu MODEL] [--smp N] [--mem MiB] [--append "ARGS"]
-#                      [--timeout SECONDS] [--ips N] [--quiet]
+#                      [--timeout SECONDS] [--ips N] [--quiet] [--help] [--version]
 #
 #   --cpu      a Bochs CPU model (`bochs --help cpu`), default corei7_icelake_u
 #   --smp      number of CPUs (Bochs "count"), default 2
@@ -31,11 +33,21 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 cpu=corei7_icelake_u smp=2 mem=256 append="quick" tmo=600 ips=50000000 quiet=0
 
-usage() { sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; }
+usage_error() { echo "run-bochs: error: $* (see --help)" >&2; exit 2; }
+tool_error() { echo "run-bochs: error: $*" >&2; exit 126; }
+# the version of this tree: the build's, a release's, git's
+version() {
+	local v
+	for f in "$BUILD/version.txt" VERSION; do
+		v=$(head -n 1 "$f" 2>/dev/null) && [ -n "$v" ] && { echo "$v"; return; }
+	done
+	git describe --always --dirty --tags 2>/dev/null || echo unknown
+}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpu|--smp|--mem|--append|--timeout|--ips)
-		[ $# -ge 2 ] || { echo "run-bochs: $1 needs a value" >&2; exit 125; }
+		[ $# -ge 2 ] || usage_error "$1 needs a value"
 		case $1 in
 		--cpu) cpu=$2 ;; --smp) smp=$2 ;; --mem) mem=$2 ;;
 		--append) append=$2 ;; --timeout) tmo=$2 ;; --ips) ips=$2 ;;
@@ -43,38 +55,36 @@ while [ $# -gt 0 ]; do
 		shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) usage; exit 0 ;;
-	*) echo "run-bochs: unknown argument '$1' (see --help)" >&2; exit 125 ;;
+	--version) echo "run-bochs.sh (ringlab) $(version)"; exit 0 ;;
+	*) usage_error "unknown argument '$1'" ;;
 	esac
 done
 for v in smp mem tmo ips; do
 	if ! [[ ${!v} =~ ^[1-9][0-9]*$ ]]; then
-		echo "run-bochs: --${v/tmo/timeout} must be a positive integer, not '${!v}'" >&2
-		exit 125
+		usage_error "--${v/tmo/timeout} must be a positive integer, not '${!v}'"
 	fi
 done
 if ! [[ $cpu =~ ^[a-z0-9_]+$ ]]; then
-	echo "run-bochs: bad --cpu '$cpu'" >&2; exit 125
+	usage_error "bad --cpu '$cpu'"
 fi
 # The arguments go into grub.cfg: keep to characters GRUB's parser takes
 # literally (no quotes, '$', ';', '\', braces), which is all ringlab's
 # command line uses.
 if ! [[ $append =~ ^[A-Za-z0-9_.,=:+/@%\ -]*$ ]]; then
-	echo "run-bochs: --append may hold only letters, digits, spaces and _.,=:+/@%-" >&2
-	exit 125
+	usage_error "--append may hold only letters, digits, spaces and _.,=:+/@%-"
 fi
 if ! command -v bochs-bin >/dev/null 2>&1 && ! command -v bochs >/dev/null 2>&1; then
-	echo "run-bochs: bochs is not installed (tools/install-deps.sh test installs it)" >&2
-	exit 125
+	tool_error "bochs is not installed (tools/install-deps.sh test installs it)"
 fi
 bochs_bin=$(command -v bochs-bin || command -v bochs)
 bios=/usr/share/bochs/BIOS-bochs-latest vgabios=/usr/share/vgabios/vgabios.bin
 for f in "$bios" "$vgabios" "$BUILD/ringlab.elf" "$BUILD/logcheck"; do
-	[ -e "$f" ] || { echo "run-bochs: $f is missing (make BUILD=$BUILD all $BUILD/logcheck; tools/install-deps.sh)" >&2; exit 125; }
+	[ -e "$f" ] || tool_error "$f is missing (make BUILD=$BUILD all $BUILD/logcheck; tools/install-deps.sh)"
 done
 
-mkdir -p "$BUILD/logs" "$BUILD/bochs"
+mkdir -p "$BUILD/logs" "$BUILD/bochs" || tool_error "cannot create $BUILD/logs"
 # One private directory per run: two runs may go on at once (tests/run-all.sh).
-work=$(mktemp -d "$BUILD/bochs/run.XXXXXX") || exit 125
+work=$(mktemp -d "$BUILD/bochs/run.XXXXXX") || tool_error "cannot create a directory in $BUILD/bochs"
 stamp=$(date +%Y%m%d-%H%M%S)
 log="$BUILD/logs/ringlab-$stamp-bochs-$cpu-$$.log"
 blog="$log.bochs.txt"
@@ -113,8 +123,7 @@ if ! grub-mkrescue -d /usr/lib/grub/i386-pc \
 	--locales= --fonts= --themes= -o "$work/ringlab.iso" "$work/iso" -- -volid RINGLAB \
 	>"$work/grub-mkrescue.log" 2>&1; then
 	cat "$work/grub-mkrescue.log" >&2
-	echo "run-bochs: grub-mkrescue failed" >&2
-	exit 125
+	tool_error "grub-mkrescue failed"
 fi
 
 # --- the configuration ----------------------------------------------------
@@ -240,10 +249,13 @@ bochs-exit*)
 *)
 	echo "run-bochs: integrity line after ${elapsed}s; Bochs stopped" >&2 ;;
 esac
-if ! "$BUILD/logcheck" "$log"; then
-	echo "run-bochs: the log is incomplete or invalid" >&2
-	exit 125
-fi
-code=$(sed -n 's/^# exit: status=[a-z-]* code=\([0-9]*\).*/\1/p' "$log" | tail -n 1)
-[ -n "$code" ] || exit 125
-exit "$code"
+# The verdict and the status are logcheck's (one rule for every tool:
+# tools/liblogcheck/verdict.c; every case skipped is skip, 4).
+"$BUILD/logcheck" --exit-status "$log"
+st=$?
+case $st in
+0|1|2|3|4) ;;
+125) echo "run-bochs: the log is broken or incomplete" >&2 ;;
+*) echo "run-bochs: error: $BUILD/logcheck failed (exit $st)" >&2; exit 126 ;;
+esac
+exit "$st"

@@ -284,6 +284,50 @@ def more_checks():
           "exit %s, control bytes %s" % (rc, sorted(set(ctl))[:8]))
 
 
+def exec_checks():
+    """--exec whose program does not exist: one error line, exit 126,
+    and no file at all (a missing ipmitool must not leave an empty log to
+    be judged broken); a command that fails before any run began: 126,
+    its messages kept; a run whose every case skipped: exit 4; a
+    complete log followed by a reboot's firmware output: that log."""
+    d = os.path.join(OUT, "exec-missing")
+    os.makedirs(d, exist_ok=True)
+    for f in glob.glob(os.path.join(d, "*")) + glob.glob(os.path.join(d, ".*")):
+        os.remove(f)
+    env = dict(os.environ, RINGLAB_LOGCHECK=os.path.join(BUILD, "logcheck"))
+    p = subprocess.run([CAPTURE, "--dir", d, "--exec",
+                        "nosuch-ipmitool-ringlab -I lanplus -H bmc -P s3cr3t sol activate"],
+                       capture_output=True, env=env)
+    left = os.listdir(d)
+    err = p.stderr.decode()
+    check("capture-exec-missing", p.returncode == 126 and not left and len(err.splitlines()) == 1
+          and "command not found" in err and "s3cr3t" not in err and "Traceback" not in err,
+          "exit 126, one line, no file", "exit %s, files %s: %s" % (p.returncode, left, err[-300:]))
+    d = os.path.join(OUT, "exec-fails")
+    os.makedirs(d, exist_ok=True)
+    for f in glob.glob(os.path.join(d, "*")):
+        os.remove(f)
+    p = subprocess.run([CAPTURE, "--dir", d, "--name", "bmc", "--timeout", "20", "--exec",
+                        "echo 'Error: Unable to establish IPMI v2 / RMCP+ session'; exit 1"],
+                       capture_output=True, env=env)
+    logs = glob.glob(os.path.join(d, "ringlab-bmc-*.log"))
+    ok = p.returncode == 126 and len(logs) == 1 and b"Unable to establish" in open(logs[0], "rb").read() \
+        and b"before any run began" in p.stderr
+    check("capture-exec-fails-early", ok, "exit 126, the command's message kept in the log",
+          "exit %s, logs %s: %s" % (p.returncode, logs, p.stderr.decode()[-300:]))
+    rc, err, saved = capture_exec("skip-all", fixture("skip-all.log"))
+    check("capture-skip-all", rc == 4 and b"every case skipped" in err, "exit 4 (skip)",
+          "exit %s: %s" % (rc, err[-300:]))
+    banner = b"\r\nSeaBIOS (version 1.16.3)\r\nBooting from ROM...\r\n"
+    rc, err, saved = capture_exec("then-reboot", fixture("pass-smbios.log") + banner, ("--until-end",))
+    check("capture-complete-then-reboot", rc == 0 and b"after the integrity line" in err,
+          "exit 0: the complete log, the reboot's output noted", "exit %s: %s" % (rc, err[-300:]))
+    p = subprocess.run([CAPTURE, "--version"], capture_output=True, text=True)
+    check("capture-version", p.returncode == 0 and p.stdout.startswith("ringlab-capture (ringlab) "),
+          "ringlab-capture (ringlab) VERSION", "exit %s: %r" % (p.returncode, p.stdout))
+
+
 if __name__ == "__main__":
     main()
     more_checks()
+    exec_checks()

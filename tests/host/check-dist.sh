@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make dist: the release directory holds what a lab keeps and re-flashes,
+# make dist: the release directory holds what a lab keeps and re-flashes
+# (the man pages of the host tools among it),
 # its checksums verify (and catch a planted corrupt byte), a release is
 # never overwritten, an uncommitted tree is refused, and the tools inside
 # run from there with no further build (logcheck judges a log; run-qemu.sh
@@ -16,6 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 # the build's own version (make-dist checks the ELF carries it)
 ver=$(cat "$BUILD/version.txt" 2>/dev/null || echo unknown)
 
+# the man pages a release carries (make dist runs make man first)
+man_out=$(tools/gen-man "$BUILD" "$BUILD/man" 2>&1); man_rc=$?
 out=$(DIST_ALLOW_DIRTY=1 tools/make-dist.sh "$BUILD" "$ver" "$tmp" 2>&1); rc=$?
 rel=$tmp/ringlab-$ver
 if [ $rc = 0 ] && [ -f "$rel/ringlab-$ver.iso" ] && [ -f "$rel/ringlab-$ver.elf" ] &&
@@ -25,6 +28,24 @@ if [ $rc = 0 ] && [ -f "$rel/ringlab-$ver.iso" ] && [ -f "$rel/ringlab-$ver.elf"
 	pass dist-layout
 else
 	fail dist-layout "exit $rc: $out"
+fi
+# a man page per host tool (tools/gen-man --list), each rendering with the
+# tool's options and the exit statuses
+bad=""
+[ "$man_rc" = 0 ] || bad="gen-man: exit $man_rc: $man_out;"
+while read -r page tool; do
+	f=$rel/man/man1/$page
+	if [ ! -s "$f" ]; then bad="$bad $page missing;"; continue; fi
+	txt=$(MANWIDTH=100 man -l "$f" 2>/dev/null)
+	grep -q '^EXIT STATUS' <<<"$txt" && grep -q -- '--help' <<<"$txt" && grep -q -- '--version' <<<"$txt" ||
+		bad="$bad $page lacks its options or exit statuses;"
+	grep -q "man/man1/$page" "$rel/SHA256SUMS" || bad="$bad $page not in SHA256SUMS;"
+done < <(tools/gen-man --list)
+n=$(tools/gen-man --list | wc -l)
+if [ -z "$bad" ] && [ "$n" -ge 10 ]; then
+	pass dist-man-pages
+else
+	fail dist-man-pages "${bad:- only $n pages listed}"
 fi
 (cd "$rel" && sha256sum --quiet -c SHA256SUMS) >/dev/null 2>&1 && pass dist-checksums ||
 	fail dist-checksums "sha256sum -c SHA256SUMS failed in a fresh release"

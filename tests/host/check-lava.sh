@@ -65,6 +65,36 @@ else
 	fi
 fi
 
+# Placeholders and exit=: the `sed` of docs/lava.md ("Submitting") fills
+# in every placeholder of every lab job (qemu-job.yaml's @ELF@ and @ARGS@
+# are run-qemu's), and no job sets exit= (docs/lava.md, "The jobs").
+bad=$(/usr/bin/python3 - <<'PY'
+import glob, os, re
+doc = open("docs/lava.md").read()
+sub = doc[doc.index("## Submitting"):]
+filled = set(re.findall(r's\|@([A-Z_]+)@\|', sub[:sub.index("lavacli jobs submit")]))
+bad = []
+for job in sorted(glob.glob("tools/lava/*.yaml")):
+    text = open(job).read()
+    body = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("#"))
+    left = set(re.findall(r"@([A-Z_]+)@", body)) - filled
+    if os.path.basename(job) == "qemu-job.yaml":
+        left -= {"ELF", "ARGS"}
+    if left:
+        bad.append("%s: %s not filled by the docs' sed" % (job, ", ".join(sorted(left))))
+    if re.search(r"RINGLAB_[A-Z_]*URL|CHANGE-ME", body):
+        bad.append("%s: a placeholder of another spelling" % job)
+    if re.search(r"\bexit=", body):
+        bad.append("%s sets exit=" % job)
+print("; ".join(bad))
+PY
+)
+if [ -z "$bad" ]; then
+	say PASS lava-job-placeholders "every job's placeholders are those the docs' sed fills; none sets exit="
+else
+	say FAIL lava-job-placeholders "$bad"
+fi
+
 # The lab device dictionary rendered as lava-server renders it (sandboxed
 # Jinja2 over our device type and lava-server's), and what a lab machine
 # needs in the result: the SOL console, IPMI power on/off/reset, the
@@ -94,6 +124,9 @@ need = [("commands.connect runs 'sol activate'", "sol activate" in str(c.get("co
          and "chassis power on" in str(c.get("hard_reset"))),
         ("deploy flasher commands use {ISO}", any("{ISO}" in x for x in
          ((a.get("deploy") or {}).get("methods") or {}).get("flasher", {}).get("commands") or [])),
+        ("flasher's Redfish insert says how TLS is checked (--tls verify)",
+         any("flash-iso redfish --tls verify " in x for x in
+             ((a.get("deploy") or {}).get("methods") or {}).get("flasher", {}).get("commands") or [])),
         ("deploy tftp", "tftp" in ((a.get("deploy") or {}).get("methods") or {})),
         ("boot minimal and grub", {"minimal", "grub"} <= set(((a.get("boot") or {}).get("methods") or {}))),
         ("grub interrupt prompt", d.get("constants", {}).get("grub", {}).get("interrupt-prompt") == "for a command-line"),
@@ -148,26 +181,31 @@ print(json.dumps([a["test"]["monitors"] for a in d["actions"] if "test" in a], s
 	head_rx=$(python3 -c 'import re, sys
 m = re.search(r"metric \(\?:([^()]*)\)", open(sys.argv[1]).read())
 print(m.group(1).replace(chr(92) + ".", "."))' tools/lava/qemu-job.yaml)
-	for log in tests/host/data/logs/*.log; do
+	nans=0
+	for log in tests/host/data/logs/*.log tests/host/data/answers/*.log; do
 		want_r=$(grep -cE '^\s*# result: ' "$log")
 		want_m=$(grep -cE "^\s*# metric ($head_rx) " "$log")
+		want_a=$(grep -cE '^# answer [a-z0-9_]+: ' "$log")
+		want_s=$(grep -cE '^# answer [a-z0-9_]+: not measured: ' "$log")
 		whole=$(tools/lava/monitor-sim tools/lava/qemu-job.yaml "$log" | grep '"lvl": "results"')
-		got_r=$(printf '%s\n' "$whole" | grep -c '"measurement": null')
-		got_m=$(printf '%s\n' "$whole" | grep -c '"units": "[a-zA-Z]')
-		nres=$((nres + got_r)) nmet=$((nmet + got_m))
-		[ "$got_r" = "$want_r" ] && [ "$got_m" = "$want_m" ] ||
-			bad="$bad $(basename "$log"): $got_r/$want_r results, $got_m/$want_m measurements;"
+		got_r=$(printf '%s\n' "$whole" | grep -v '"case": "answer_' | grep -c '"measurement": null')
+		got_m=$(printf '%s\n' "$whole" | grep -c '"measurement": "')
+		got_a=$(printf '%s\n' "$whole" | grep -c '"case": "answer_[a-z0-9_]*", "definition": "ringlab", "result": "\(pass\|skip\)"')
+		got_s=$(printf '%s\n' "$whole" | grep -c '"case": "answer_[a-z0-9_]*", "definition": "ringlab", "result": "skip"')
+		nres=$((nres + got_r)) nmet=$((nmet + got_m)) nans=$((nans + got_a))
+		[ "$got_r" = "$want_r" ] && [ "$got_m" = "$want_m" ] && [ "$got_a" = "$want_a" ] && [ "$got_s" = "$want_s" ] ||
+			bad="$bad $(basename "$log"): $got_r/$want_r results, $got_m/$want_m measurements, $got_a/$want_a answers ($got_s/$want_s not measured);"
 		for c in 1 5; do
 			[ "$(tools/lava/monitor-sim tools/lava/qemu-job.yaml "$log" $c | grep '"lvl": "results"')" = "$whole" ] ||
 				bad="$bad $(basename "$log"): other records when read $c bytes at a time;"
 		done
 	done
 	if [ -z "$bad" ] && [ "$nmet" -gt 0 ]; then
-		say PASS lava-monitor-replay "$nres results and $nmet measurements from $(ls tests/host/data/logs/*.log | wc -l) logs, also read 1 and 5 bytes at a time"
+		say PASS lava-monitor-replay "$nres results, $nmet measurements and $nans answers from $(ls tests/host/data/logs/*.log tests/host/data/answers/*.log | wc -l) logs, also read 1 and 5 bytes at a time"
 	else
 		say FAIL lava-monitor-replay "${bad:- no measurement recorded}"
 	fi
-	sed 's/(?=\[ \\r\\n\])//' tools/lava/qemu-job.yaml >"$T/unguarded.yaml"
+	sed 's/(?=\[ ;\\r\\n\])//' tools/lava/qemu-job.yaml >"$T/unguarded.yaml"
 	if ! cmp -s "$T/unguarded.yaml" tools/lava/qemu-job.yaml &&
 	   [ "$(tools/lava/monitor-sim "$T/unguarded.yaml" tests/host/data/logs/pass-kernel-smp4.log 1 | grep '"lvl": "results"')" != \
 	     "$(tools/lava/monitor-sim "$T/unguarded.yaml" tests/host/data/logs/pass-kernel-smp4.log | grep '"lvl": "results"')" ]; then
@@ -248,9 +286,16 @@ if [ "$rc" = 2 ] && [ "$n" = 5 ] && grep -qx 'config.cmdline fail' "$T/agree.out
 else
 	say FAIL lava-judge-agree "exit $rc, $n result lines: $(tail -n 2 "$T/agree.out" | tr '\n' ' ')"
 fi
+# answers: the planted log's (a real run with an answers block) with one
+# answer result dropped, and one with another control
+grep -v '"case": "answer_litmus"' "$T/planted-0.log" >"$T/noanswer.log"
+sed 's/"case": "answer_rdtsc_order", "definition": "ringlab", "result": "\([a-z]*\)", \(.*\)"units": "[a-z-]*"/"case": "answer_rdtsc_order", "definition": "ringlab", "result": "\1", \2"units": "bogus"/' \
+	"$T/planted-0.log" >"$T/badanswer.log"
 for v in "disagree:boot.mbi: LAVA recorded fail, the log says pass" \
 	 "badmeasure:boot.mmap_sane.ram: LAVA recorded pass 1" \
-	 "nomeasure:headline metric boot.mmap_sane.ram is in the log but has no LAVA measurement"; do
+	 "nomeasure:headline metric boot.mmap_sane.ram is in the log but has no LAVA measurement" \
+	 "noanswer:answer litmus is in the log but has no LAVA result answer_litmus" \
+	 "badanswer:answer rdtsc_order: LAVA recorded skip control=bogus, the log says skip control=none"; do
 	f=${v%%:*} want=${v#*:}
 	tools/lava/run-qemu --from-log "$T/$f.log" >"$T/$f.out" 2>&1
 	rc=$?
@@ -260,6 +305,31 @@ for v in "disagree:boot.mbi: LAVA recorded fail, the log says pass" \
 		say FAIL "lava-judge-$f" "exit $rc: $(tail -n 2 "$T/$f.out" | tr '\n' ' ')"
 	fi
 done
+
+# LAVA's own record is the log: `ringlab-report check --lava` judges the
+# serial stream of a lava-run log (the quotes LAVA escaped, the lines it
+# added after the integrity line), and agrees with the log itself; a file
+# that is no LAVA log, or none at all, is one line, never a traceback.
+bad=""
+for log in tests/host/data/logs/pass-smbios.log tests/host/data/logs/config-error.log tests/host/data/logs/skip-all.log; do
+	tools/lava/monitor-sim tools/lava/qemu-job.yaml "$log" >"$T/rec.log"
+	want=$("$BUILD/logcheck" --exit-status -q "$log" 2>/dev/null; echo $?)
+	got=$(tools/ringlab-report check --lava "$T/rec.log" 2>/dev/null; echo $?)
+	got=${got##*$'\n'}
+	[ "$got" = "$want" ] || bad="$bad $(basename "$log"): check --lava exit $got, the log's $want;"
+done
+tools/lava/run-qemu --from-log /nonexistent/lava.log >"$T/nofile.out" 2>&1; rc1=$?
+tools/lava/run-qemu --from-log tests/host/data/logs/pass-smbios.log >"$T/notlava.out" 2>&1; rc2=$?
+tools/ringlab-report check --lava tests/host/data/logs/pass-smbios.log >"$T/notlava2.out" 2>&1; rc3=$?
+for f in nofile notlava notlava2; do
+	[ "$(wc -l <"$T/$f.out")" = 1 ] && ! grep -q Traceback "$T/$f.out" || bad="$bad $f: $(head -c 200 "$T/$f.out");"
+done
+[ "$rc1" = 126 ] && [ "$rc2" = 125 ] && [ "$rc3" = 125 ] || bad="$bad exits $rc1/$rc2/$rc3 (want 126/125/125);"
+if [ -z "$bad" ]; then
+	say PASS lava-record-check "check --lava agrees with the log on 3 replayed records (quotes un-escaped, poweroff cut); --from-log of no file 126, of no LAVA log 125, one line each"
+else
+	say FAIL lava-record-check "$bad"
+fi
 
 # flash-iso refuses what it must not write to, with one line and exit 2,
 # and copies an ISO into a virtual-media directory.
@@ -321,17 +391,70 @@ else
 	say FAIL lava-flash-iso-redfish "accepting BMC: $out; refusing BMC: $out2"
 fi
 
+# flash-iso redfish over HTTPS against a stand-in BMC with a self-signed
+# certificate (openssl): --tls verify (the default) refuses it, --tls with
+# that certificate as the CA file accepts it, --tls insecure accepts it
+# with a warning line; a CA file that is not there is a usage error.
+if ! command -v openssl >/dev/null 2>&1; then
+	say SKIP lava-flash-iso-tls "openssl not installed"
+else
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+		-addext subjectAltName=IP:127.0.0.1 -keyout "$T/bmc.key" -out "$T/bmc.crt" >/dev/null 2>&1
+	cat >"$T/redfish-tls.py" <<'PY'
+import http.server, os, ssl, subprocess, sys, threading
+tmp, mode = sys.argv[1], sys.argv[2]
+seen = []
+class H(http.server.BaseHTTPRequestHandler):
+    def answer(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        seen.append(self.path)
+        self.send_response(204); self.send_header("Content-Length", "0"); self.end_headers()
+    do_POST = do_PATCH = answer
+    def log_message(self, *a): pass
+srv = http.server.HTTPServer(("127.0.0.1", 0), H)
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(os.path.join(tmp, "bmc.crt"), os.path.join(tmp, "bmc.key"))
+srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+threading.Thread(target=srv.serve_forever, daemon=True).start()
+pw = os.path.join(tmp, "bmc.pass"); open(pw, "w").write("s3cret\n")
+tls = [] if mode == "default" else ["--tls", os.path.join(tmp, "bmc.crt") if mode == "ca" else mode]
+p = subprocess.run(["tools/lava/flash-iso", "redfish"] + tls + ["http://files.example/r.iso",
+                    "https://127.0.0.1:%d" % srv.server_port, "lab", pw], capture_output=True, text=True, timeout=60)
+srv.shutdown()
+err = p.stderr.strip().splitlines()
+print("exit=%d requests=%d stderr=%s" % (p.returncode, len(seen), " | ".join(err)))
+PY
+	d=$(timeout 60 python3 "$T/redfish-tls.py" "$T" default 2>&1)
+	c=$(timeout 60 python3 "$T/redfish-tls.py" "$T" ca 2>&1)
+	i=$(timeout 60 python3 "$T/redfish-tls.py" "$T" insecure 2>&1)
+	tools/lava/flash-iso redfish --tls /nonexistent/ca.pem http://x/r.iso bmc u "$T/bmc.pass" >"$T/tls.out" 2>&1; rc=$?
+	if [[ $d == "exit=1 requests=0 stderr="*CERTIFICATE_VERIFY_FAILED* ]] && [[ $d != *"|"* ]] &&
+	   [[ $c == "exit=0 requests=3 stderr=" ]] &&
+	   [[ $i == "exit=0 requests=3 stderr=flash-iso: warning: --tls insecure:"* ]] && [[ $i != *"|"* ]] &&
+	   [ "$rc" = 2 ] && [ "$(wc -l <"$T/tls.out")" = 1 ]; then
+		say PASS lava-flash-iso-tls "verify refuses a self-signed BMC; its certificate as --tls CA file is accepted; insecure warns once; a missing CA file is exit 2"
+	else
+		say FAIL lava-flash-iso-tls "default: $d | ca: $c | insecure: $i | missing CA: exit $rc"
+	fi
+fi
+
 # the real thing: lava-run offline
 if ! command -v lava-run >/dev/null 2>&1; then
 	say SKIP lava-run-qemu "lava-run not installed (Debian: lava-dispatcher)"
 else
-	timeout 900 tools/lava/run-qemu "tests=boot,cpu quick" >"$T/run.out" 2>&1
+	# One UART: the verdict is judged on LAVA's own record of it.
+	timeout 900 tools/lava/run-qemu "tests=boot,cpu,fence quick" >"$T/run.out" 2>&1
 	rc=$?
 	n=$(grep -cE '^[a-z0-9_]+\.[a-z0-9_]+ (pass|fail|skip)$' "$T/run.out")
-	if [ "$rc" = 77 ]; then
+	na=$(grep -cE '^answer [a-z0-9_]+ (pass|skip) control=' "$T/run.out")
+	nk=$(grep -oE '^answer [a-z0-9_]+ ' "$T/run.out" | sort -u | wc -l)
+	if [ "$rc" = 126 ] && grep -q "not installed" "$T/run.out"; then
 		say SKIP lava-run-qemu "$(tail -n 1 "$T/run.out")"
-	elif [ "$rc" = 0 ] && [ "$n" -ge 5 ] && grep -qE '^metric [a-z_.]+ [0-9.]+ [A-Za-z/]+$' "$T/run.out"; then
-		say PASS lava-run-qemu "$n LAVA results and $(grep -c '^metric ' "$T/run.out") measurements agree with the log"
+	elif [ "$rc" = 0 ] && [ "$n" -ge 5 ] && grep -qE '^metric [a-z_.]+ [0-9.]+ [A-Za-z/]+$' "$T/run.out" &&
+	     [ "$na" = 10 ] && [ "$nk" = 10 ] && grep -q "LAVA's record: integrity ok" "$T/run.out" &&
+	     grep -q '^answer fence_cost pass control=none .*alone=' "$T/run.out" &&
+	     tools/ringlab-report check --lava "$BUILD/lava/lava-run.log" >/dev/null 2>&1; then
+		say PASS lava-run-qemu "$n LAVA results, $(grep -c '^metric ' "$T/run.out") measurements and one answer_* per key agree with LAVA's own record of the serial line (integrity ok, no second UART)"
 	else
 		say FAIL lava-run-qemu "exit $rc, $n results; see $T/run.out and $BUILD/lava/lava-run.log"
 	fi
@@ -357,7 +480,7 @@ else
 		n=$(grep -cE '^[a-z0-9_]+\.[a-z0-9_]+ (pass|fail|skip)$' "$T/$name.out")
 		m=$(grep -c '^metric ' "$T/$name.out")
 		sl="$BUILD/lava-rehearse/serial.log"
-		if [ "$rc" = 77 ]; then
+		if [ "$rc" = 126 ] && grep -q "not installed" "$T/$name.out"; then
 			say SKIP "lava-run-$name" "$(tail -n 1 "$T/$name.out")"
 		elif [ "$rc" = 0 ] && [ "$n" -ge 5 ] && [ "$m" -ge 1 ] &&
 		     grep -aq '^# id.firmware: UEFI ' "$sl" && grep -aq '^# id.cpus: online=2 ' "$sl"; then

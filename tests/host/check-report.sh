@@ -62,6 +62,7 @@ pass-escapes 0 pass 4
 fail-fault-recovery 1 fail 5
 config-error 2 fail 2
 panic 3 fail 2
+skip-all 4 pass 1
 truncated 125 fail 1"
 
 while read -r name want_rc want_prove min; do
@@ -412,17 +413,40 @@ subprocess.run([r, "html", log, "-o", page], check=True)
 p = open(page).read()
 a = p.index('<h2 id="answers"')
 assert p.index("<h1>") < p.index('id="environment"') < a < p.index('<h2 id="contents"'), "banner, then answers"
+assert 'id="failures"' not in p, "a passing run has no Failures section"
 table = p[a:p.index("</table>", a)]
 for k in ("wrmsr_fence", "rdtsc_order", "nt_clear", "tlb_flush", "tlb_shootdown", "ipi_cost",
           "tscdeadline", "spec_cost", "litmus", "fence_cost"):
     assert "<b>%s</b>" % k in table, k
 assert 'href="#fence.alone.mfence"' in table and "mfence 17, lfence 7" in table, "evidence links"
-for col in ("question", "answer", "evidence metrics", "control", "env"):
+for col in ("question", "answer", "conclusion", "evidence metrics", "control", "env"):
     assert "<th>%s</th>" % col in table, col
+assert "lfence.alone=within-noise" in table and "not-measured" in table, "conclusion tokens"
 subprocess.run([r, "html", fail, "-o", page + ".fail.html"], check=True)
 f = open(page + ".fail.html").read()
-assert f.index('<h2 id="answers"') < f.index('<h2 id="failures"') < f.index('<h2 id="contents"'), "answers, failures, rest"
-print("answers table first, then failures")
+# a failing run: its failures right under the verdict, before identity and answers
+assert f.index("<h1>") < f.index('<h2 id="failures"') < f.index('id="environment"') < \
+    f.index('<h2 id="answers"') < f.index('<h2 id="contents"'), "failures, banner, answers, rest"
+print("answers table after the banner; a failing run's failures first")
+PY
+# A real failing run (simulate=ap-nostart: smp.online fails "see the error
+# lines above"): the error line it means is inside Failures, above the
+# answers, in html and text.
+judge report-failures-error-lines "the error line of a failing run is not in its Failures section" /usr/bin/python3 - "$REPORT" "$DATA/fail-smbios-planted.log" "$T/ap-nostart.html" <<'PY'
+import re, subprocess, sys
+r, log, page = sys.argv[1:]
+subprocess.run([r, "html", log, "-o", page], check=True)
+p = open(page).read()
+f, a = p.index('<h2 id="failures"'), p.index('<h2 id="answers"')
+assert f < p.index('id="environment"') < a, "Failures under the verdict"
+fail = p[f:p.index("</table>", p.index("Error lines of the run", f))]
+assert "smp.online" in fail and "did not start within 1000 ms" in fail, fail[:800]
+t = subprocess.run([r, "text", log], check=True, capture_output=True, text=True).stdout
+tf = t[t.index("== Failures"):t.index("== Environment")]
+assert re.search(r"^  FAIL +smp\.online: .*see the error lines above", tf, re.M), tf
+assert re.search(r"^    boot \(before the first suite\): error: smp: APIC ID 1 .*did not start within 1000 ms", tf, re.M), tf
+assert t.index("== Failures") < t.index("== Answers")
+print("smp.online and its error line in Failures, above the answers (html and text)")
 PY
 judge report-answers-json "json has no answers object" /usr/bin/python3 - "$REPORT" "$ADATA/intel-bare-metal.log" "$T/pass-kernel-smp4.log" <<'PY'
 import json, subprocess, sys
@@ -449,28 +473,50 @@ import subprocess, sys, xml.etree.ElementTree as ET
 r, log, out = sys.argv[1:]
 subprocess.run([r, "junit", log, "-o", out], check=True)
 props = {p.get("name"): p.get("value") for p in ET.parse(out).getroot().findall(".//property")}
-keys = [k for k in props if k.startswith("answer.")]
+keys = [k for k in props if k.startswith("answer.") and not k.endswith(".conclusion")]
 assert len(keys) == 10, keys
+assert props["answer.fence_cost.conclusion"] == "lfence.alone=within-noise mfence.alone=costs", props
+assert props["answer.litmus.conclusion"] == "not-measured"
 assert props["answer.fence_cost"].startswith("mfence 17, lfence 7 cycles (p50). (from=fence.alone.mfence,fence.alone.lfence; control=none; env=hypervisor:KVMKVMKVM)"), props["answer.fence_cost"]
-print(len(keys), "answer properties")
+print(len(keys), "answer properties, each with its conclusion")
 PY
 fi
-judge report-answers-fleet "fleet view does not give one row per log" /usr/bin/python3 - "$REPORT" $ALOGS <<'PY'
-import csv, io, subprocess, sys
+judge report-answers-fleet "fleet view does not give one row per log" /usr/bin/python3 - "$REPORT" $ALOGS "$DATA/fail-smbios-planted.log" "$DATA/pass-smbios.log" "$T/fleet" <<'PY'
+import csv, io, os, shutil, subprocess, sys
 from html.parser import HTMLParser
-r, logs = sys.argv[1], sys.argv[2:]
+r, logs, planted, smbios, tmp = sys.argv[1], sys.argv[2:5], sys.argv[5], sys.argv[6], sys.argv[7]
 keys = ["wrmsr_fence", "rdtsc_order", "nt_clear", "tlb_flush", "tlb_shootdown", "ipi_cost",
         "tscdeadline", "spec_cost", "litmus", "fence_cost"]
 text = subprocess.run([r, "answers"] + logs, check=True, capture_output=True, text=True).stdout
 rows = [l for l in text.splitlines() if " | " in l]
 assert len(rows) == 4 and all(k in rows[0] for k in keys), ("text", len(rows))
+assert rows[0].split(" | ")[1].strip() == "status", rows[0]
 c = list(csv.DictReader(io.StringIO(subprocess.run([r, "answers", "--csv"] + logs, check=True,
                                                    capture_output=True, text=True).stdout)))
 assert len(c) == 3, ("csv rows", len(c))
 assert [x["env"] for x in c] == ["bare-metal", "hypervisor:KVMKVMKVM", "emulator:qemu-tcg"], c
+assert [x["status"] for x in c] == ["pass"] * 3
+# no SMBIOS identity in these: the CPU brand names the machine, and says so
 assert c[0]["vendor"] == "GenuineIntel" and c[1]["machine"] == "AMD EPYC Synthetic 2"
-assert c[2]["version"] == "v1-synthetic-c" and all(x["date"] for x in c)
+assert c[1]["machine_from"] == "id.cpu.brand"
+assert c[2]["version"] == "v1-synthetic-c" and all(x["date"].endswith("(file time)") for x in c), c
 assert c[0]["fence_cost"] == "mfence 40, lfence 6 cycles (p50)." and all(k in c[0] for k in keys)
+assert c[0]["fence_cost.conclusion"] == "lfence.alone=costs mfence.alone=costs"
+assert c[0]["rdtsc_order.conclusion"] == "not-measured"
+# id.system names the machine; a failing run says so; the date comes from
+# the capture's .times file, else the log's file name, labelled as such
+os.makedirs(tmp, exist_ok=True)
+cap = os.path.join(tmp, "ringlab-x-20250102-030405.log")
+shutil.copy(smbios, cap)
+with open(cap + ".times", "w") as f:
+    f.write("2025-01-02T03:04:05.678\t0.000\tKTAP version 1\n")
+named = os.path.join(tmp, "ringlab-20240506-070809-kernel-abcdef.log")
+shutil.copy(planted, named)
+c = list(csv.DictReader(io.StringIO(subprocess.run([r, "answers", "--csv", cap, named], check=True,
+                                                   capture_output=True, text=True).stdout)))
+assert c[0]["machine"] == "Lab X S123" and c[0]["machine_from"] == "id.system", c[0]
+assert c[0]["date"] == "2025-01-02 03:04 (captured)" and c[0]["status"] == "pass", c[0]
+assert c[1]["status"] == "fail" and c[1]["date"] == "2024-05-06 07:08 (file name)", c[1]
 class P(HTMLParser):
     def __init__(s):
         super().__init__(); s.body = False; s.rows = 0
@@ -479,15 +525,18 @@ class P(HTMLParser):
 p = P(); p.feed(subprocess.run([r, "answers", "--html"] + logs, check=True, capture_output=True,
                                text=True).stdout)
 assert p.rows == 3, ("html rows", p.rows)
-print("3 logs: 3 rows as text, csv and html")
+print("3 logs: 3 rows as text, csv and html; status, machine from id.system, dates labelled")
 PY
-judge report-compare-answers "compare lacks answers, significance or only-in lists" /usr/bin/python3 - "$REPORT" "$ADATA/intel-bare-metal.log" "$ADATA/amd-kvm.log" <<'PY'
+judge report-compare-answers "compare lacks conclusions, significance or only-in lists" /usr/bin/python3 - "$REPORT" "$ADATA/intel-bare-metal.log" "$ADATA/amd-kvm.log" <<'PY'
 import csv, io, re, subprocess, sys
 r, a, b = sys.argv[1:]
 t = subprocess.run([r, "compare", a, b], check=True, capture_output=True, text=True).stdout
-assert t.index("Answers") < t.index("Metrics:"), "answers first"
-assert re.search(r"fence_cost\s+CHANGED", t) and re.search(r"wrmsr_fence\s+same", t), t
-assert "1 of 10 answers changed" in t
+# the decision first: one line with the changed conclusions
+assert t.index("In short: 1 of 10 conclusions changed") < t.index("Verdicts:") < \
+    t.index("Conclusions (") < t.index("Metrics:"), "conclusions first"
+assert re.search(r"fence_cost\s+CHANGED\n\s+lfence\.alone: A costs, B within-noise", t), t
+assert re.search(r"wrmsr_fence\s+same: measured", t), t
+assert "1 of 10 conclusions changed; 0 differ in strength only; 0 answers differ in counts only" in t
 assert "significant" in t and "[min..p99] do not overlap" in t
 assert "Only in A (1): fence.alone.cpuid" in t and "Only in B (1): fence.alone.sfence" in t, t
 rows = {x["metric"]: x for x in csv.DictReader(io.StringIO(subprocess.run(
@@ -496,20 +545,31 @@ assert rows["fence.alone.mfence"]["B~A"] == "*", "40 [35,50] vs 17 [15,20]: sign
 assert rows["fence.alone.lfence"]["B~A"] == "", "6 [5,8] vs 7 [5,9]: within both spreads"
 assert rows["fence.stores.count"]["B~A"] == "?", "a scalar has no spread"
 assert rows["fence.alone.cpuid"]["only_in"] == "A" and rows["fence.alone.sfence"]["only_in"] == "B"
-print("answers first, 1 significant metric, only-in lists")
+print("1 changed conclusion first, 1 significant metric, only-in lists")
+PY
+# Two passing `make run` logs (TCG, quick) of one ELF: no conclusion
+# changed, whatever their counts (tests/host/data/report/README.md)
+judge report-compare-same-elf "compare of two passing runs of one ELF reports a changed conclusion" /usr/bin/python3 - "$REPORT" tests/host/data/report/run-a.log tests/host/data/report/run-b.log <<'PY'
+import re, subprocess, sys
+r, a, b = sys.argv[1:]
+t = subprocess.run([r, "compare", a, b], check=True, capture_output=True, text=True).stdout
+m = re.search(r"^In short: (\d+) of 10 conclusions changed \((\d+) differ in strength only, (\d+) answers in counts only\); 0 case\(s\) changed result\.$", t, re.M)
+assert m and m.group(1) == "0", t[:1500]
+assert int(m.group(3)) >= 5, "the answers' texts differ in their counts: %s" % m.group(3)
+print("0 of 10 conclusions changed; %s differ in strength only, %s in counts only" % m.group(2, 3))
 PY
 judge report-answers-bad-input "answers subcommand: bad input crashed or was not reported" bash -c '
 	"$0" answers /nonexistent/x.log >/dev/null 2>"$1"; rc1=$?
 	"$0" answers "$2" >/dev/null 2>>"$1"; rc2=$?
 	"$0" answers --csv --html "$2" >/dev/null 2>>"$1"; rc3=$?
-	[ "$rc1" = 2 ] && [ "$rc2" = 0 ] && [ "$rc3" = 2 ] && ! grep -q Traceback "$1" &&
+	[ "$rc1" = 126 ] && [ "$rc2" = 0 ] && [ "$rc3" = 2 ] && ! grep -q Traceback "$1" &&
 	grep -q "^ringlab-report: error: cannot read /nonexistent/x.log" "$1" &&
 	grep -q "^ringlab-report: warning: .*fails the log check" "$1"' "$REPORT" "$T/answers-bad.err" "$T/garbage.log"
 # bad input: a clear error, never a traceback
 judge report-bad-input "bad input crashed the tool" bash -c '
 	"$0" tap "$1" >/dev/null 2>"$2"; rc1=$?
 	"$0" check /nonexistent/x.log 2>>"$2"; rc2=$?
-	[ "$rc1" = 0 ] && [ "$rc2" = 2 ] && ! grep -q Traceback "$2" &&
+	[ "$rc1" = 0 ] && [ "$rc2" = 126 ] && ! grep -q Traceback "$2" &&
 	"$0" tap "$1" | grep -q "^not ok 1 - ringlab.log"' "$REPORT" "$T/garbage.log" "$T/bad.err"
 # ---- the reading report (text and html) and compare's decisions, on the
 # synthetic logs of tests/host/data/report/mk-logs.py (a.log, b.log) and
@@ -525,23 +585,31 @@ def text(log):
     return p.stdout
 t = text(b)
 assert t.startswith("ringlab run: FAIL "), t[:80]
-order = ["== Environment: HYPERVISOR (hypervisor:KVMKVMKVM)", "== Answers", "== Failures",
-         "== Contents", "== 1. demo: fail", "== Identity"]
+# a failing run: its failures (with every error line) right under the
+# verdict, then the banner, the answers, the boot's error and warning
+# lines, the contents and the sections (each with its own lines)
+order = ["== Failures", "== Environment: HYPERVISOR (hypervisor:KVMKVMKVM)", "== Answers",
+         "== Boot: error and warning lines", "== Contents", "== 1. demo: fail", "== Identity"]
 pos = [t.index(x) for x in order]
 assert pos == sorted(pos), list(zip(order, pos))
-banner = t[pos[0]:pos[1]]
-for k, v in (("system", 'product="Lab Box 9000"'), ("board", 'product="MB-1"'),
-             ("bios", 'vendor="Synthetic BIOS Inc."'), ("cpu.brand", "Synthetic CPU @ 3.00GHz"),
-             ("cpu.signature", "model=0x55")):
-    assert re.search(r"^  %s +.*%s" % (re.escape(k), re.escape(v)), banner, re.M), (k, banner)
+fail = t[pos[0]:pos[1]]
+assert "error lines of the run (1):\n    boot (before the first suite): error: smp: APIC ID 3 did not start" in fail, fail
+boot = t[pos[3]:pos[4]]
+assert "warning: cpu: CPUID.7.0:EBX[11] (RTM) is set but XBEGIN;XEND raised #UD (vector 6): treated as absent" in boot
+sec = t[pos[5]:pos[6]]
+assert "  error and warning lines:\n    warning: demo: a synthetic warning printed inside the suite" in sec
+assert "1 error and 2 warning lines" in t.splitlines()[1]
+banner = t[pos[1]:pos[2]]
 assert re.search(r"^  FAIL +demo\.breaks: synthetic failure of breaks$", t, re.M)
 assert re.search(r"^ +1\. demo +fail +7 cases +16 metrics +8\.500 ms$", t, re.M), "contents line"
 assert "== Environment: BARE METAL (bare-metal)" in text(a)
-# the answers block right after the banner
+# a passing run: the banner first, the answers (with their conclusions) after it
 k = text(kvm)
+assert "== Failures" not in k
 assert k.index("== Environment: HYPERVISOR") < k.index("== Answers (env=hypervisor:KVMKVMKVM)") < \
-    k.index("  fence_cost     mfence 17, lfence 7 cycles (p50).") < k.index("== Contents")
-print("banner with system/board/bios/cpu lines, answers, failures, contents, sections")
+    k.index("  fence_cost     mfence 17, lfence 7 cycles (p50).") < \
+    k.index("[conclusion: lfence.alone=within-noise mfence.alone=costs]") < k.index("== Contents")
+print("failures with the error lines, banner, answers, boot and suite problems, contents, sections")
 PY
 judge report-text-sections "text: a suite section lacks its conclusions, case times, table, matrix or histogram" /usr/bin/python3 - "$REPORT" "$RDATA/b.log" <<'PY'
 import re, subprocess, sys
@@ -626,8 +694,9 @@ import re, subprocess, sys
 r, a, b = sys.argv[1:]
 t = subprocess.run([r, "compare", a, b], check=True, capture_output=True, text=True).stdout
 v = t.index("Verdicts: run status A fail -> B fail; 3 case(s) changed result:")
-assert v < t.index("Answers") < t.index("Suite durations") < t.index("Significant differences") < t.index("\nmetric "), "verdicts first"
-lines = [l for l in t[v:t.index("Answers")].splitlines()[1:] if not l.startswith("          ")]
+assert t.index("In short: no conclusions to compare (no answers block); 3 case(s) changed result.") < v < t.index("Conclusions:") < \
+    t.index("Suite durations") < t.index("Significant differences") < t.index("\nmetric "), "verdicts first"
+lines = [l for l in t[v:t.index("Conclusions:")].splitlines()[1:] if not l.startswith("          ")]
 assert [l.split()[:2] for l in lines if l] == [["WORSE", "demo.breaks"], ["better", "demo.fixed"], ["better", "demo.newcase"]], lines
 assert re.search(r"^  WORSE +demo\.breaks +pass -> fail\n +B: synthetic failure of breaks$", t, re.M)
 assert re.search(r"^  better +demo\.newcase +\(absent\) -> pass$", t, re.M)
@@ -709,7 +778,7 @@ judge report-text-bad-input "text/compare/usage: bad input crashed or gave more 
 	"$0" frobnicate "$2" >/dev/null 2>"$1.3"; rc3=$?
 	"$0" compare /nonexistent/x.log "$2" >/dev/null 2>"$1.4"; rc4=$?
 	"$0" text "$2" >"$1.out" 2>"$1.5"; rc5=$?
-	[ "$rc1" = 2 ] && [ "$rc2" = 2 ] && [ "$rc3" = 2 ] && [ "$rc4" = 2 ] && [ "$rc5" = 0 ] &&
+	[ "$rc1" = 126 ] && [ "$rc2" = 2 ] && [ "$rc3" = 2 ] && [ "$rc4" = 126 ] && [ "$rc5" = 0 ] &&
 	one_error "$1.1" && one_error "$1.2" && one_error "$1.3" && one_error "$1.4" &&
 	grep -q "^ringlab-report: warning: .*fails the log check" "$1.5" &&
 	head -n 1 "$1.out" | grep -q "^ringlab run: incomplete"' "$REPORT" "$T/text-bad" "$T/garbage.log"

@@ -70,6 +70,7 @@ int main(void)
 		cmocka_unit_test(test_runs_pass_then_garbage),
 		cmocka_unit_test(test_runs_many),
 		cmocka_unit_test(test_protocol_text_mid_line),
+		cmocka_unit_test(test_verdict_and_exit_code),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

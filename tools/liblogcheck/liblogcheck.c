@@ -470,7 +470,7 @@ static void check_others(const char *text, size_t len, const struct logcheck_opt
 			add_note(r, true, "%s run %zu of %zu (lines %zu-%zu) did not pass: %s",
 				 i < r->judged ? "earlier" : "later", i, r->runs, sp.start_line,
 				 sp.integ_line ? sp.integ_line : sp.last_line, v);
-		if (opts && opts->all_runs)
+		if (opts && opts->all_runs && ++r->other_run_errors)
 			lc_err(&st, sp.start_line, "--all-runs: run %zu of %zu did not pass: %s",
 			       i, r->runs, v);
 	}

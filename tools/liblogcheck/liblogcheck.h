@@ -145,6 +145,9 @@ struct logcheck_result {
 	bool integrity_ok;
 
 	size_t nerrors;
+	/* Of nerrors, those --all-runs added for other runs that did not
+	 * pass: they fail the file, not the judged run's own check. */
+	size_t other_run_errors;
 	char errors[LOGCHECK_MAX_ERRORS][LOGCHECK_ERR_LEN];
 	/* What a reader should know that is not an error; warning: an earlier
 	 * run did not pass. */
@@ -164,6 +167,21 @@ int logcheck_buffer(const char *text, size_t len, struct logcheck_result *r);
 int logcheck_buffer_opts(const char *text, size_t len,
 			 const struct logcheck_opts *opts,
 			 struct logcheck_result *r);
+
+/* The judged run's verdict, the one rule every tool's exit status follows
+ * (docs/usage.md, "Exit status"): "incomplete" (no integrity line) or
+ * "broken" (its check or an expectation failed), else the exit line's
+ * status, except that a passing run whose every case skipped is "skip"
+ * (kselftest's KSFT_SKIP: nothing was tested).  r as logcheck_buffer*()
+ * left it. */
+const char *logcheck_verdict(const struct logcheck_result *r);
+
+/* The exit status for that verdict: pass 0, fail 1, config-error 2,
+ * panic 3, skip 4, broken or incomplete 125; with --all-runs, 1 for a
+ * judged run that passed (or skipped) while another run did not. */
+#define LOGCHECK_EXIT_SKIP   4
+#define LOGCHECK_EXIT_BROKEN 125
+int logcheck_exit_code(const struct logcheck_result *r);
 
 /* Check one `# metric ...` or `# hist ...` line (without indentation and
  * line end) against the grammar.  On failure writes a reason to err. */

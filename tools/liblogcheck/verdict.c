@@ -166,3 +166,29 @@ void lc_check_opts(struct state *st)
 		if (!st->found[i])
 			lc_err(st, 0, "required metric '%s' not found", o->require_metrics[i]);
 }
+
+const char *logcheck_verdict(const struct logcheck_result *r)
+{
+	if (!r->has_integrity)
+		return "incomplete";
+	if (r->nerrors > r->other_run_errors || !r->has_exit)
+		return "broken";
+	if (strcmp(r->status, "pass") == 0 && r->cases && r->skipped == r->cases)
+		return "skip";
+	return r->status;
+}
+
+int logcheck_exit_code(const struct logcheck_result *r)
+{
+	static const char *const codes[] = { "pass", "fail", "config-error", "panic", "skip" };
+	const char *v = logcheck_verdict(r);
+
+	for (int i = 0; i < 5; i++) {
+		if (strcmp(v, codes[i]))
+			continue;
+		if (r->other_run_errors && (i == 0 || i == LOGCHECK_EXIT_SKIP))
+			return 1;
+		return i;
+	}
+	return LOGCHECK_EXIT_BROKEN;
+}

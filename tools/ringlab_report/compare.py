@@ -3,11 +3,13 @@
 durations, then every metric with ratios and significance."""
 
 import csv
+import io
 import math
 import re
 
+from . import conclude
 from .num import fmt_ms, fmt_num, fmt_sig, numf
-from .parse import ReportError
+from .parse import EXIT_USAGE, ReportError
 from .convert import CSV_KEYS, close_out, open_out
 
 
@@ -105,7 +107,7 @@ def compare_verdicts(runs, letters, out):
             "better" if max(ranks[1:]) <= ranks[0] else "changed"
         changed.append(({"worse": 0, "changed": 1, "better": 2}[how], n, how, res, got))
     changed.sort(key=lambda x: x[0])
-    st = [r.status or "incomplete" for r in runs]
+    st = [r.verdict or "incomplete" for r in runs]
     out.write("Verdicts: run status %s; %d case(s) changed result%s\n" % (
         " -> ".join("%s %s" % (l, s) for l, s in zip(letters, st)), len(changed),
         ":" if changed else "."))
@@ -119,37 +121,61 @@ def compare_verdicts(runs, letters, out):
     return len(changed)
 
 
-def compare_answers(runs, out):
-    """Which answers changed between the runs (A is the reference)."""
+def compare_conclusions(runs, out):
+    """The answers' conclusions (conclude.py), A the reference: those
+    that changed first, then those that differ in strength only (a token
+    inconclusive or too few in a run, or not measured), then the answers
+    whose text differs with the same conclusion (counts, samples).
+    Returns (changed, strength, counts_only, keys)."""
     letters = [chr(ord("A") + i) for i in range(len(runs))]
     if all(r.answers is None for r in runs):
-        out.write("Answers: none of the logs has an answers block.\n\n")
-        return
+        out.write("Conclusions: none of the logs has an answers block.\n\n")
+        return 0, 0, 0, 0
     keys = []
     for r in runs:
         for k in r.answer_keys():
             if k not in keys:
                 keys.append(k)
-    out.write("Answers (%s; an answer changed when its text or control did):\n" % ", ".join(
-        "%s env=%s" % (l, r.answers_env or "-") for l, r in zip(letters, runs)))
-    nchanged = 0
+    toks = [conclude.conclusions(r) for r in runs]
+    rows = []
     for k in keys:
-        got = []
-        for r in runs:
-            a = (r.answers or {}).get(k)
-            got.append(None if a is None else (a["text"], a["control"], a["env"]))
-        same = all((g or ())[:2] == (got[0] or ())[:2] for g in got)
-        if same:
-            out.write("  %-14s same: %s\n" % (k, got[0][0] if got[0] else "(missing in all)"))
-            continue
-        nchanged += 1
-        out.write("  %-14s CHANGED\n" % k)
-        for letter, g in zip(letters, got):
-            if g is None:
-                out.write("      %s: (no answer)\n" % letter)
+        ans = [(r.answers or {}).get(k) for r in runs]
+        got = [t.get(k) if a is not None else None for t, a in zip(toks, ans)]
+        how, details = "same", []
+        for letter, g in zip(letters[1:], got[1:]):
+            if got[0] is None or g is None:
+                h, d = ("same", []) if got[0] is None and g is None else \
+                    ("changed", [("(answer)", "present" if got[0] is not None else None,
+                                  "present" if g is not None else None)])
             else:
-                out.write("      %s: %s [control=%s env=%s]\n" % (letter, g[0], g[1], g[2]))
-    out.write("  %d of %d answers changed.\n\n" % (nchanged, len(keys)))
+                h, d = conclude.diff(got[0], g)
+            details += [(letter,) + x for x in d]
+            how = max(how, h, key=("same", "strength", "changed").index)
+        texts = {a["text"] if a else None for a in ans}
+        rows.append((k, how, details, got, len(texts) > 1))
+    changed = [r for r in rows if r[1] == "changed"]
+    strength = [r for r in rows if r[1] == "strength"]
+    counts = [r for r in rows if r[1] == "same" and r[4]]
+    out.write("Conclusions (%s; A the reference; tokens: docs/log-format.md, \"Conclusion tokens\"):\n"
+              % ", ".join("%s env=%s" % (l, r.answers_env or "-") for l, r in zip(letters, runs)))
+
+    def show(rows, word):
+        for k, how, details, got, _ in rows:
+            out.write("  %-14s %s\n" % (k, word))
+            for letter, name, va, vb in details:
+                out.write("      %s%s: A %s, %s %s\n" % (name, "" if name else "(answer)",
+                                                       va or "-", letter, vb or "-"))
+    show(changed, "CHANGED")
+    show(strength, "differs in strength only (inconclusive, too few samples or not measured in a run)")
+    for k, how, details, got, _ in rows:
+        if how == "same":
+            out.write("  %-14s same: %s\n" % (k, conclude.text(got[0]) if got[0] is not None
+                                               else "(missing in all)"))
+    out.write("  %d of %d conclusions changed; %d differ in strength only; %d answers differ in "
+              "counts only (same conclusion, other numbers in the text)%s\n\n"
+              % (len(changed), len(keys), len(strength), len(counts),
+                 ": " + ", ".join(r[0] for r in counts) if counts else ""))
+    return len(changed), len(strength), len(counts), len(keys)
 
 
 def compare_durations(runs, letters, out):
@@ -189,7 +215,8 @@ def cmd_compare(runs, args):
     by side; --threshold F keeps the metrics that changed by a factor F
     or more."""
     if args.threshold is not None and not (args.threshold >= 1 and math.isfinite(args.threshold)):
-        raise ReportError("--threshold: a factor of 1 or more, e.g. 1.5 (got %s)" % args.threshold)
+        raise ReportError("--threshold: a factor of 1 or more, e.g. 1.5 (got %s)" % args.threshold,
+                          EXIT_USAGE)
     names = []
     per = []
     for r in runs:
@@ -205,11 +232,22 @@ def cmd_compare(runs, args):
     if not args.csv:
         for i, r in enumerate(runs):
             out.write("%s: %s  [%s, env %s, status %s%s]\n" % (
-                letters[i], r.label, r.machine(), r.identity.get("env", "?"), r.status,
+                letters[i], r.label, r.machine(), r.identity.get("env", "?"), r.verdict,
                 "" if r.ok else ", LOG CHECK FAILED"))
         out.write("\n")
-        compare_verdicts(runs, letters, out)
-        compare_answers(runs, out)
+        # the two decisions first, in one line: did a case change its
+        # result, did a conclusion change; then the sections they come from
+        sections = io.StringIO()
+        ncases = compare_verdicts(runs, letters, sections)
+        nchanged, nstrength, ncounts, nkeys = compare_conclusions(runs, sections)
+        if nkeys:
+            out.write("In short: %d of %d conclusions changed (%d differ in strength only, %d "
+                      "answers in counts only); %d case(s) changed result.\n\n"
+                      % (nchanged, nkeys, nstrength, ncounts, ncases))
+        else:
+            out.write("In short: no conclusions to compare (no answers block); %d case(s) changed "
+                      "result.\n\n" % ncases)
+        out.write(sections.getvalue())
         compare_durations(runs, letters, out)
     rows = []
     header = ["metric", "unit", "stat"] + letters + \
@@ -219,7 +257,7 @@ def cmd_compare(runs, args):
         try:
             rx = re.compile(args.match)
         except re.error as e:
-            raise ReportError("--match: bad regular expression: %s" % e)
+            raise ReportError("--match: bad regular expression: %s" % e, EXIT_USAGE)
         names = [n for n in names if rx.search(n)]
     only = {}
     for n in names:

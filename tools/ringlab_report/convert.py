@@ -7,9 +7,9 @@ import json
 import re
 import sys
 
-from . import num
+from . import conclude, num
 from .num import fmt_ms
-from .parse import ReportError
+from .parse import EXIT_BROKEN, ReportError
 
 
 # Control characters but newline and tab: C0, DEL, and C1 (U+0080-U+009F,
@@ -63,7 +63,9 @@ def cmd_check(run, args):
         c = run.counts
         print("%s: ok: %d cases (%d passed, %d failed, %d skipped) in %d suites, %d metrics, "
               "status=%s%s" % (run.label, c["cases"], c["passed"], c["failed"], c["skipped"],
-                               c["suites"], c["metrics"], run.status,
+                               c["suites"], c["metrics"], run.status +
+                               (" (every case skipped: %s)" % run.verdict
+                                if run.verdict != run.status else ""),
                                " (run %d of %d in the log)" % (run.judged, run.runs)
                                if run.runs > 1 else ""))
         if run.exit_status() == 1 and run.status == "pass":
@@ -120,7 +122,7 @@ def cmd_tap(run, args):
 
 def cmd_ktap(run, args):
     if not run.doc["start_line"]:
-        raise ReportError("%s: no 'KTAP version 1' line: nothing to clean" % run.label)
+        raise ReportError("%s: no 'KTAP version 1' line: nothing to clean" % run.label, EXIT_BROKEN)
     to_stdout = not args.output or args.output == "-"
     if to_stdout and sys.stdout.isatty():
         # a terminal gets the lines with their control characters escaped
@@ -156,7 +158,8 @@ def cmd_junit(run, args):
     except ImportError:
         raise ReportError("junit needs the Python module junit_xml (Debian: python3-junit.xml)")
     props = {"id." + k: v for k, v in run.identity.items()}
-    props.update({"ringlab.status": run.status or "incomplete", "ringlab.log_ok": str(run.ok).lower()})
+    props.update({"ringlab.status": run.status or "incomplete", "ringlab.verdict": run.verdict or "incomplete",
+                  "ringlab.log_ok": str(run.ok).lower()})
     if run.runs > 1:
         props.update({"ringlab.runs": str(run.runs), "ringlab.judged_run": str(run.judged),
                       "ringlab.run_verdicts": "; ".join(
@@ -164,8 +167,10 @@ def cmd_junit(run, args):
                                                         v["verdict"]) for v in run.run_verdicts)})
     for i, n in enumerate(run.notes_lines(), 1):
         props["ringlab.note.%d" % i] = n
+    concl = conclude.conclusions(run)
     for k, a in (run.answers or {}).items():
         props["answer." + k] = "%s (%s)" % (a["text"], run.answer_tail(a))
+        props["answer.%s.conclusion" % k] = conclude.text(concl.get(k))
     class Suite(TestSuite):
         """time= from the log's `# time:` lines: junit_xml writes a case's
         time only when it is nonzero, and a suite's as its cases' sum."""
@@ -234,6 +239,9 @@ def as_data(run):
         "check": {"ok": run.ok, "errors": run.check_errors, "nerrors": run.nerrors,
                   "integrity": run.integrity},
         "status": run.status, "code": run.code, "panic": run.panic_text if run.panicked else None,
+        # the verdict every tool's exit status follows (skip: every case
+        # skipped) and that status (docs/usage.md, "Exit status")
+        "verdict": run.verdict, "exit_status": run.exit_status(),
         "runs": {"count": run.runs, "judged": run.judged, "verdicts": run.run_verdicts,
                  "notes": run.notes},
         "counts": run.counts,
@@ -248,6 +256,8 @@ def as_data(run):
         "problems": [{"name": n, "message": m} for n, m, _ in run.problems()],
         "answers_env": run.answers_env,
         "answers": run.answers,
+        # key -> the answer's conclusion tokens (docs/log-format.md)
+        "conclusions": conclude.conclusions(run) if run.answers is not None else None,
     }
 
 

@@ -2,12 +2,14 @@
 """What the text and HTML reports share: the environment banner, metric
 rows, the matrices found in metric names (find_grids), histogram views.
 
-What `text` and `html` show, in this order: the verdict, the environment
+What `text` and `html` show, in this order: the verdict; on a run that
+did not pass, the failures with every `# error:` line; the environment
 banner (where the run executed, the machine's identity lines), the
-answers block, the failures, a table of contents, then one section per
-suite: its conclusion lines, its cases (result, time), and per case one
-compact metrics table, the metrics whose names form a 2-D grid as
-matrices, and the histograms with their percentiles."""
+answers block with the conclusion tokens, the boot's error and warning
+lines, a table of contents, then one section per suite: its error and
+warning lines, its conclusion lines, its cases (result, time), and per
+case one compact metrics table, the metrics whose names form a 2-D grid
+as matrices, and the histograms with their percentiles."""
 
 import re
 
@@ -220,10 +222,37 @@ METRIC_HEADER = ["metric", "n", "min", "p50|value", "p90", "p99", "max", "unit",
 
 def verdict_line(run):
     c = run.counts
-    return ("%d cases: %d passed, %d failed, %d skipped, in %d suites; %d metrics; log check %s"
+    return ("%d cases: %d passed, %d failed, %d skipped, in %d suites; %d metrics; %d error and "
+            "%d warning lines; log check %s"
             % (c["cases"], c["passed"], c["failed"], c["skipped"], c["suites"], c["metrics"],
-               "ok" if run.ok else "FAILED"))
+               len(run.errors), len(run.warnings), "ok" if run.ok else "FAILED"))
 
 
 def status_word(run):
+    if run.status and run.verdict == "skip":
+        return "skip (every case skipped; the exit line says pass)"
     return run.status or "incomplete (no '# exit:' line: the run did not finish, or the log was cut)"
+
+
+def failed_run(run):
+    """Whether the report opens with its failures: the run did not pass
+    (or skip), or the log fails the check."""
+    return not run.ok or run.verdict not in ("pass", "skip")
+
+
+def failures(run):
+    """(bad cases, problems no case carries, every `# error:` line): what
+    the Failures section lists."""
+    bad = [x for x in run.cases() if x["result"] not in ("pass", "skip")]
+    return bad, run.problems(), sorted(run.errors, key=lambda e: e["line"])
+
+
+def place_name(place):
+    """Where an error or warning line was printed, for a reader."""
+    return {"boot": "boot (before the first suite)", "end": "after the last suite"}.get(
+        place, "suite " + place)
+
+
+def problem_text(kind, p):
+    """One `# error:`/`# warning:` line as the reports show it."""
+    return "%s: %s: %s (line %d)" % (kind, p["where"], p["text"], p["line"])

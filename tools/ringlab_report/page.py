@@ -4,12 +4,13 @@ histograms."""
 
 import html
 
+from . import conclude
 from .num import fmt_ms, fmt_num
 from .parse import QUESTIONS
 from .convert import close_out, open_out
-from .layout import (DIST_KEYS, METRIC_HEADER, banner_rows, case_views, environment,
-                     headline_value, hist_view, metric_row, metric_tail, shown_note, status_word,
-                     verdict_line)
+from .layout import (DIST_KEYS, METRIC_HEADER, banner_rows, case_views, environment, failed_run,
+                     failures, headline_value, hist_view, metric_row, metric_tail, place_name,
+                     shown_note, status_word, verdict_line)
 
 
 def hist_svg(view, width=460, height=110):
@@ -63,21 +64,68 @@ def answers_html(run):
     o.append("<p>Environment: <b>%s</b>. <i>control</i>: did the evidence's negative "
              "control fire (<code>fired</code>: the test can see what it looks for).</p>"
              % e(str(run.answers_env)))
-    o.append("<table><tr><th>question</th><th>answer</th><th>evidence metrics</th>"
+    o.append("<table><tr><th>question</th><th>answer</th><th>conclusion</th><th>evidence metrics</th>"
              "<th>control</th><th>env</th></tr>")
     qtext = dict(QUESTIONS)
+    concl = conclude.conclusions(run)
     metric_names = {m["name"] for m in run.metrics}
     for k in run.answer_keys():
         a = run.answers.get(k)
         q = '<td><b>%s</b><br><small>%s</small></td>' % (e(k), e(qtext.get(k, "")))
         if a is None:
-            o.append('<tr>%s<td colspan="4"><i>missing from the block</i></td></tr>' % q)
+            o.append('<tr>%s<td colspan="5"><i>missing from the block</i></td></tr>' % q)
             continue
         ev = ", ".join('<a href="#%s">%s</a>' % (e(m), e(m)) if m in metric_names else e(m)
                        for m in a["from"]) or "none"
-        o.append("<tr>%s<td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" %
-                 (q, e(a["text"]), ev, e(a["control"]), e(a["env"])))
+        o.append('<tr>%s<td>%s</td><td class="tok">%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' %
+                 (q, e(a["text"]), "<br>".join(e(t) for t in concl.get(k, [])), ev,
+                  e(a["control"]), e(a["env"])))
     o.append("</table>")
+    return o
+
+
+def problems_html(run, place):
+    """The `# error:`/`# warning:` lines printed at `place`, as a table
+    (nothing when there are none)."""
+    e = html.escape
+    rows = run.problems_of(place)
+    if not rows:
+        return []
+    o = ['<table class="problems"><tr><th>line</th><th>kind</th><th>where</th><th>text</th></tr>']
+    for kind, p in rows:
+        o.append('<tr class="%s"><td class="t">%d</td><td class="r">%s</td><td>%s</td><td>%s</td></tr>'
+                 % (kind, p["line"], kind, e(p["where"]), e(p["text"])))
+    o.append("</table>")
+    return o
+
+
+def failures_html(run):
+    """The Failures section, right under the verdict: failed cases, log
+    problems, and every `# error:` line with where it was printed."""
+    e = html.escape
+    bad, problems, errors = failures(run)
+    o = ['<h2 id="failures">Failures</h2>']
+    if bad or problems:
+        o.append('<table><tr><th>case</th><th>result</th><th>reason</th></tr>')
+        for x in bad:
+            o.append('<tr><td><a href="#case-%s.%s">%s.%s</a></td><td class="r" style="color:%s">'
+                     '%s</td><td>%s</td></tr>' % (e(x["suite"]), e(x["name"]), e(x["suite"]),
+                                                 e(x["name"]), COLORS[x["result"]], x["result"],
+                                                 e(x["reason"])))
+        for name, msg, details in problems:
+            o.append('<tr><td>%s</td><td class="r" style="color:#a0a">error</td><td>%s%s</td></tr>' %
+                     (e(name), e(msg), "".join("<br>" + e(d) for d in details[1:10])))
+        o.append("</table>")
+    if errors:
+        o.append('<p>Error lines of the run (%d): the reasons above may point at them.</p>'
+                 '<table class="problems"><tr><th>line</th><th>printed</th><th>where</th><th>text</th></tr>'
+                 % len(errors))
+        for x in errors:
+            o.append('<tr class="error"><td class="t">%d</td><td>%s</td><td>%s</td><td>%s</td></tr>'
+                     % (x["line"], e(place_name(x["place"])), e(x["where"]), e(x["text"])))
+        o.append("</table>")
+    if not (bad or problems or errors):
+        o.append("<p>No failed case and no error line: see the log check above.</p>")
     return o
 
 
@@ -111,7 +159,7 @@ def matrix_html(g):
 
 def render_html(run):
     e = html.escape
-    verdict = "pass" if run.ok and run.status == "pass" else "fail"
+    verdict = "pass" if not failed_run(run) else "fail"
     kind, token, note = environment(run)
     o = ['<!DOCTYPE html><html><head><meta charset="utf-8"><title>ringlab: %s</title>' % e(run.label),
          "<style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse;margin:4px 0}"
@@ -120,30 +168,23 @@ def render_html(run):
          "table.m caption{text-align:left;font-size:13px;font-weight:bold}"
          ".env{padding:6px 10px;border:1px solid #999;margin:8px 0}"
          ".concl{background:#f6f6ff;border-left:3px solid #669;padding:2px 8px;margin:4px 0;"
-         "font-size:13px}h3{margin-bottom:2px}</style></head><body>",
+         "font-size:13px}h3{margin-bottom:2px}tr.error td{background:#fee}"
+         "tr.warning td{background:#ffe}td.tok{font-family:monospace;font-size:12px}</style></head><body>",
          '<h1>ringlab run: <span style="color:%s">%s</span></h1>' %
          ("#2a2" if verdict == "pass" else "#c22", e(status_word(run))),
          "<p>%s.</p>" % e(verdict_line(run))]
     o += ['<p class="note">%s</p>' % e(n) for n in run.notes_lines()]
+    if failed_run(run):
+        o += failures_html(run)
     o.append('<div class="env" id="environment" style="background:%s"><b>Environment: %s</b> '
              '(<code>%s</code>): %s<table>%s</table></div>' % (
                  ENV_COLORS[kind], e(kind), e(token), e(note),
                  "".join("<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(v)) for k, v in banner_rows(run))))
     o += answers_html(run)
-    bad = [x for x in run.cases() if x["result"] not in ("pass", "skip")]
-    problems = run.problems()
-    if bad or problems:
-        o.append('<h2 id="failures">Failures</h2><table><tr><th>case</th><th>result</th>'
-                 '<th>reason</th></tr>')
-        for x in bad:
-            o.append('<tr><td><a href="#case-%s.%s">%s.%s</a></td><td class="r" style="color:%s">'
-                     '%s</td><td>%s</td></tr>' % (e(x["suite"]), e(x["name"]), e(x["suite"]),
-                                                 e(x["name"]), COLORS[x["result"]], x["result"],
-                                                 e(x["reason"])))
-        for name, msg, details in problems:
-            o.append('<tr><td>%s</td><td class="r" style="color:#a0a">error</td><td>%s%s</td></tr>' %
-                     (e(name), e(msg), "".join("<br>" + e(d) for d in details[1:10])))
-        o.append("</table>")
+    boot = problems_html(run, "boot")
+    if boot:
+        o.append('<h2 id="boot">Boot: error and warning lines before the first suite</h2>')
+        o += boot
     o.append('<h2 id="contents">Contents</h2><table><tr><th>#</th><th>suite</th><th>result</th>'
              '<th>cases</th><th>metrics</th><th>time ms</th></tr>')
     for i, s in enumerate(run.suites, 1):
@@ -159,6 +200,7 @@ def render_html(run):
                                                   COLORS.get(s["result"], "#000"), e(s["result"]),
                                                   fmt_ms(run.suite_ms(s))))
         views, suite_concl = case_views(run, s)
+        o += problems_html(run, s["name"])
         for x in [x for v in views for x in v[3]] + suite_concl:
             o.append('<p class="concl">%s</p>' % e(x["text"]))
         o.append('<table class="cases"><tr><th>case</th><th>result</th><th>time ms</th>'
@@ -195,6 +237,10 @@ def render_html(run):
                 if v is not None:
                     o.append('<div class="hist"><small>%s</small><br>%s</div>' % (
                         e(metric_tail(m)), hist_svg(v)))
+    end = problems_html(run, "end")
+    if end:
+        o.append('<h2 id="end">Error and warning lines after the last suite</h2>')
+        o += end
     if run.conclusions:
         o.append('<h2>Conclusions outside the suites</h2>')
         o += ['<p class="concl">%s</p>' % e(x["text"]) for x in run.conclusions]

@@ -16,15 +16,26 @@ import subprocess
 import sys
 import tempfile
 
+from . import ident
+
 
 # tools/, where the ringlab-report script lies (build/logcheck is ../build)
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EXIT_BY_STATUS = {"pass": 0, "fail": 1, "config-error": 2, "panic": 3}
+# The exit statuses every host tool shares (docs/usage.md, "Exit status"):
+# a run's verdict, a usage error, a tool that could not do its work.
+EXIT_BY_STATUS = {"pass": 0, "fail": 1, "config-error": 2, "panic": 3, "skip": 4}
+EXIT_USAGE = 2
 EXIT_BROKEN = 125
+EXIT_TOOL = 126
 
 
 class ReportError(Exception):
-    pass
+    """One line for the user; code: the exit status (126: the tool could
+    not do its work, 2: a usage error, 125: the log is not one)."""
+
+    def __init__(self, msg, code=EXIT_TOOL):
+        super().__init__(msg)
+        self.code = code
 
 
 # The questions of the answers block, in the runner's order (kernel/test.h
@@ -62,12 +73,26 @@ def logcheck_binary():
 DIAG_MAX = 2000
 
 
-def parse_path(path, label=None):
+def parse_path(path, label=None, lava=False):
     """The parser's view of the log in file `path` ('-': standard input,
     spooled to a temporary file): logcheck reads the file itself and its
     JSON goes to a temporary file, read line by line, so a log of any
-    size costs memory for its suites and cases, not its lines."""
+    size costs memory for its suites and cases, not its lines.  lava:
+    the file is LAVA's own log of a job, whose serial stream is the log
+    (lava.py)."""
     label = path if label is None else label
+    if lava:
+        from . import lava as lava_log
+        try:
+            with (sys.stdin if path == "-" else open(path, encoding="utf-8", errors="replace")) as f:
+                text = f.read()
+        except OSError as e:
+            raise ReportError("cannot read %s: %s" % (path, e.strerror or e))
+        raw, _ = lava_log.serial_log(text)
+        if not raw:
+            raise ReportError("%s has no serial stream (no \"target\" records): not LAVA's log of a job"
+                              % label, EXIT_BROKEN)
+        return parse(raw, label)
     if path == "-":
         tmp = tempfile.TemporaryFile(prefix="ringlab-report-")
         try:
@@ -252,7 +277,10 @@ class Run:
         self.suites = []
         self.metrics = Store(spool, METRIC_PREFIX, label)   # in log order
         self.hists = Hists(Store(spool, HIST_PREFIX, label))
-        self.errors = []            # `# error:` lines
+        # `# error:` and `# warning:` lines: where, text, line, and place:
+        # the suite they were printed in, "boot" before the first suite,
+        # "end" after the last one
+        self.errors = []
         self.warnings = []
         self.panic_text = None
         # diagnostics that state a conclusion (logcheck gives them "env":
@@ -266,6 +294,11 @@ class Run:
         self.status = doc["status"]
         self.code = doc["code"]
         self.panicked = doc["panic"]
+        # the verdict every tool's exit status follows: logcheck's (an
+        # all-skipped run is "skip"); an older logcheck has none
+        self.verdict = doc.get("verdict") or (
+            "incomplete" if not doc["integrity"]["present"] else
+            "broken" if not doc["ok"] else self.status)
         self.counts = doc["counts"]
         self.integrity = doc["integrity"]
         # key -> {text, from[], control, env, line}; None: no answers block
@@ -346,10 +379,12 @@ class Run:
                 pending_m, pending_h = len(store), len(hstore)
                 suite = None
             else:
-                if k == "error":
-                    self.errors.append({"where": ev["key"], "text": ev["value"], "line": ev["line"]})
-                elif k == "warning":
-                    self.warnings.append({"where": ev["key"], "text": ev["value"], "line": ev["line"]})
+                if k in ("error", "warning"):
+                    place = suite["name"] if suite is not None else \
+                        "boot" if not self.suites else "end"
+                    (self.errors if k == "error" else self.warnings).append(
+                        {"where": ev["key"], "text": ev["value"], "line": ev["line"],
+                         "place": place})
                 elif k == "panic":
                     self.panic_text = ev["value"]
                 elif k == "diag" and ev.get("env"):
@@ -427,16 +462,28 @@ class Run:
         return ["%s: %s" % (n["level"], n["text"]) for n in self.notes]
 
     def exit_status(self):
-        if not self.ok or self.status not in EXIT_BY_STATUS:
+        """The run's exit status (docs/usage.md, "Exit status"): its
+        verdict's; --all-runs: 1 when it passed or skipped and another
+        run in the log did not."""
+        if not self.ok or self.verdict not in EXIT_BY_STATUS:
             return EXIT_BROKEN
-        code = EXIT_BY_STATUS[self.status]
-        if code == 0 and self.all_runs and self.others_not_passed:
+        code = EXIT_BY_STATUS[self.verdict]
+        if code in (0, 4) and self.all_runs and self.others_not_passed:
             return 1
         return code
 
     def machine(self):
-        brand = self.identity.get("cpu.brand")
-        return brand or os.path.basename(self.label)
+        """The machine's name: SMBIOS system vendor, product and serial,
+        else the CPU brand, else the log's file name."""
+        name, _ = ident.machine(self.identity)
+        return name or os.path.basename(self.label)
+
+    def problems_of(self, place):
+        """The `# error:` and `# warning:` lines printed at `place` (a
+        suite's name, "boot" or "end"), in log order, as (kind, line)."""
+        out = [("error", e) for e in self.errors if e["place"] == place] + \
+            [("warning", w) for w in self.warnings if w["place"] == place]
+        return sorted(out, key=lambda x: x[1]["line"])
 
     def answer_keys(self):
         """The ten questions, then any key the log has that this tool does

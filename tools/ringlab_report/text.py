@@ -5,9 +5,10 @@ import sys
 
 from .num import fmt_ms, fmt_num
 from .convert import close_out, open_out
+from . import conclude
 from .layout import (HIST_MARKS, METRIC_HEADER, banner_rows, bucket_of, case_views, environment,
-                     headline_value, hist_view, metric_row, metric_tail, shown_note, status_word,
-                     verdict_line)
+                     failed_run, failures, headline_value, hist_view, metric_row, metric_tail,
+                     place_name, problem_text, shown_note, status_word, verdict_line)
 
 
 def text_table(rows, right=(), indent="    ", cut=None):
@@ -63,12 +64,37 @@ def text_matrix(g, metrics_unit, indent):
     return out
 
 
+def text_failures(run):
+    """The Failures section: failed cases, problems no case carries, and
+    every `# error:` line with where it was printed (the reasons often
+    say "see the error lines above")."""
+    bad, problems, errors = failures(run)
+    o = ["", "== Failures"]
+    for x in bad:
+        o.append("  %-8s %s.%s: %s" % (x["result"].upper(), x["suite"], x["name"], x["reason"]))
+    for name, msg, details in problems:
+        o.append("  %-8s %s: %s" % ("ERROR", name, msg))
+        o += ["           " + d for d in details[1:10]]
+    if errors:
+        o.append("  error lines of the run (%d):" % len(errors))
+        o += ["    %s: %s" % (place_name(e["place"]), problem_text("error", e)) for e in errors]
+    if len(o) == 2:
+        o.append("  (no failed case and no error line: see the log check above)")
+    return o
+
+
+def text_problems(run, place, indent="  "):
+    return ["%s%s" % (indent, problem_text(k, p)) for k, p in run.problems_of(place)]
+
+
 def render_text(run):
     o = []
     o.append("ringlab run: %s   [%s]" % (status_word(run).upper() if run.status else status_word(run),
                                          run.label))
     o.append(verdict_line(run))
     o += run.notes_lines()
+    if failed_run(run):
+        o += text_failures(run)
     kind, token, note = environment(run)
     o.append("")
     o.append("== Environment: %s (%s): %s" % (kind.upper(), token, note))
@@ -79,23 +105,20 @@ def render_text(run):
     if run.answers is None:
         o.append("  (no answers block: an older ringlab, or the run stopped before its summary)")
     else:
+        concl = conclude.conclusions(run)
         for k in run.answer_keys():
             a = run.answers.get(k)
             if a is None:
                 o.append("  %-14s (missing from the block)" % k)
                 continue
             o.append("  %-14s %s" % (k, a["text"]))
+            o.append("  %-14s [conclusion: %s]" % ("", conclude.text(concl.get(k))))
             o.append("  %-14s [control=%s; from=%s]" % ("", a["control"], ",".join(a["from"]) or "none"))
-    bad = [x for x in run.cases() if x["result"] not in ("pass", "skip")]
-    problems = run.problems()
-    if bad or problems:
+    boot = text_problems(run, "boot")
+    if boot:
         o.append("")
-        o.append("== Failures")
-        for x in bad:
-            o.append("  %-8s %s.%s: %s" % (x["result"].upper(), x["suite"], x["name"], x["reason"]))
-        for name, msg, details in problems:
-            o.append("  %-8s %s: %s" % ("ERROR", name, msg))
-            o += ["           " + d for d in details[1:10]]
+        o.append("== Boot: error and warning lines before the first suite")
+        o += boot
     o.append("")
     o.append("== Contents")
     for i, s in enumerate(run.suites, 1):
@@ -112,6 +135,10 @@ def render_text(run):
             i, s["name"], s["result"], len(s["cases"]), fmt_ms(run.suite_ms(s)),
             " # " + s["reason"] if s["reason"] else ""))
         views, suite_concl = case_views(run, s)
+        mine = text_problems(run, s["name"], "    ")
+        if mine:
+            o.append("  error and warning lines:")
+            o += mine
         concl = [x for v in views for x in v[3]] + suite_concl
         if concl:
             o.append("  conclusions:")
@@ -143,11 +170,11 @@ def render_text(run):
         o.append("")
         o.append("== Conclusions outside the suites")
         o += ["  %s" % x["text"] for x in run.conclusions]
-    if run.errors or run.warnings:
+    end = text_problems(run, "end")
+    if end:
         o.append("")
-        o.append("== Errors and warnings")
-        o += ["  error: %s: %s" % (e["where"], e["text"]) for e in run.errors]
-        o += ["  warning: %s: %s" % (e["where"], e["text"]) for e in run.warnings]
+        o.append("== Error and warning lines after the last suite")
+        o += end
     o.append("")
     o.append("== Identity (every `# id.*` line)")
     for k, v in run.identity.items():

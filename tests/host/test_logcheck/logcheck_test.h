@@ -164,5 +164,6 @@ void test_runs_two_passes(void **state);
 void test_runs_pass_then_garbage(void **state);
 void test_runs_many(void **state);
 void test_protocol_text_mid_line(void **state);
+void test_verdict_and_exit_code(void **state);
 
 #endif

@@ -24,10 +24,12 @@ def dist(name, lo, p50, p90, p99, hi, extra="", n=100):
         name, n, lo, p50, p90, p99, hi, p50, extra)
 
 
-def log(version, env, cases, grid_scale, shifted, tiny, big):
+def log(version, env, cases, grid_scale, shifted, tiny, big, problems=False):
     """cases: [(case, word)] of suite demo (word pass/fail/skip, or None:
     the case is absent); grid_scale multiplies the grid's cycles; shifted:
-    (min, p50, p90, p99, max) of demo.shifted.lat; tiny/big: values."""
+    (min, p50, p90, p99, max) of demo.shifted.lat; tiny/big: values;
+    problems: `# error:`/`# warning:` lines at boot and in the suite (the
+    reports show each beside its suite, or the boot)."""
     lines = ["KTAP version 1",
              "# id.version: %s" % version,
              "# id.boot: synthetic (tests/host/data/report/mk-logs.py)",
@@ -38,8 +40,14 @@ def log(version, env, cases, grid_scale, shifted, tiny, big):
              "# id.cpu.brand: Synthetic CPU @ 3.00GHz",
              "# id.cpu.signature: family=0x6 model=0x55 stepping=0x4 (cpuid 0x00050654)",
              "# id.env: %s" % env]
+    if problems:
+        lines += ["# warning: cpu: CPUID.7.0:EBX[11] (RTM) is set but XBEGIN;XEND raised #UD "
+                  "(vector 6): treated as absent",
+                  "# error: smp: APIC ID 3 did not start within 1000 ms (synthetic)"]
     cases = [(c, w) for c, w in cases if w is not None]
     lines += ["1..1", "    KTAP version 1", "    # Subtest: demo", "    1..%d" % len(cases)]
+    if problems:
+        lines.append("    # warning: demo: a synthetic warning printed inside the suite")
     npass = nfail = nskip = 0
     for i, (case, word) in enumerate(cases, 1):
         if case == "shifted":
@@ -93,7 +101,8 @@ LOGS = {
     "b.log": log("v1-synthetic-b", "hypervisor:KVMKVMKVM",
                  [("stable", "pass"), ("shifted", "pass"), ("grid", "pass"), ("tiny", "pass"),
                   ("breaks", "fail"), ("fixed", "pass"), ("newcase", "pass")],
-                 grid_scale=12, shifted=(200, 220, 240, 260, 300), tiny="0.0076", big="1"),
+                 grid_scale=12, shifted=(200, 220, 240, 260, 300), tiny="0.0076", big="1",
+                 problems=True),
 }
 
 if __name__ == "__main__":
