@@ -106,6 +106,15 @@ bool sd_victim(struct test_ctx *t, struct env *e, struct sd *s, unsigned ncpu, e
 	char name[96];
 
 	out->measured = false;
+	ncpu = (unsigned)t_pick(t, total, 2, 2);
+	if (ncpu > total)
+		ncpu = total;
+	if (ncpu < 2)
+		return false;
+	if (m == SD_INVLPGB)
+		rl_snprintf(name, sizeof(name), "victim.invlpgb_tlbsync.1p.%ucpu", ncpu);
+	else
+		rl_snprintf(name, sizeof(name), "victim.ipi_invlpg.1p.%ucpu", ncpu);
 	/* quick: only on what is left of the case's sample budget, and one
 	 * target (every victim spins through both windows; under an emulator
 	 * each hand-over between a spinning victim and CPU 0 waits for a host
@@ -113,14 +122,13 @@ bool sd_victim(struct test_ctx *t, struct env *e, struct sd *s, unsigned ncpu, e
 	if (t_quick_spent(t)) {
 		t_diag(t, "budget: %s not measured: quick sample budget spent (full runs and iters= measure it)",
 		       what);
+		/* the metric all the same, marked not measured: a run's metric
+		 * names do not depend on how fast the host was (compare) */
+		t_metric_value(t, name, 0, "cycles", "what=victim-loop-not-measured measured=no skipped=budget cpus=%u",
+			       ncpu);
 		out->budget_cut = true;
 		return false;
 	}
-	ncpu = (unsigned)t_pick(t, total, 2, 2);
-	if (ncpu > total)
-		ncpu = total;
-	if (ncpu < 2)
-		return false;
 	if (ncpu < total)
 		t_diag(t, "budget: %s: victims on %u CPUs, not all %u (quick)", what, ncpu, total);
 	uint64_t *lost = t_alloc(t, reps * (ncpu - 1) * sizeof(uint64_t));
@@ -162,10 +170,6 @@ bool sd_victim(struct test_ctx *t, struct env *e, struct sd *s, unsigned ncpu, e
 		}
 	}
 	sd_stop(t, s);
-	if (m == SD_INVLPGB)
-		rl_snprintf(name, sizeof(name), "victim.invlpgb_tlbsync.1p.%ucpu", ncpu);
-	else
-		rl_snprintf(name, sizeof(name), "victim.ipi_invlpg.1p.%ucpu", ncpu);
 	t_metric_dist(t, name, lost, n, "cycles",
 		      "what=victim-loop-cycles-lost-per-target-per-shootdown method=%s cpus=%u remote=%u windows=%zu window_us=%llu shootdowns=%llu faster_than_idle=%u unusable=%u",
 		      m == SD_INVLPGB ? "invlpgb-tlbsync" : "ipi-invlpg", ncpu, ncpu - 1, reps,
