@@ -60,6 +60,9 @@ help:
 	@echo '  make deps          install every tool `make test` needs (tools/install-deps.sh)'
 	@echo '  make dist          dist/ringlab-<version>/: ISO, ELF, host tools, man pages, docs, SHA256SUMS, and a tarball'
 	@echo '  make man           build/man/*.1: the host tools'"'"' man pages (help2man, from their --help)'
+	@echo '  make deb           build/deb/ringlab_<version>_amd64.deb (dpkg-buildpackage, lintian; docs/booting.md)'
+	@echo '  make check-deb     the package in a Debian 12 disk image: update-grub, its entries booted (root; slow)'
+	@echo '  make check-kexec   Debian'"'"'s kernel kexecs into ringlab under SeaBIOS and OVMF (slow)'
 	@echo '  make clean         remove build/'
 	@echo 'host tools (after make; each has --help and --version; exit statuses: docs/usage.md):'
 	@echo '  tools/run-qemu.sh, tools/run-bochs.sh   boot in QEMU / Bochs, judge the log'
@@ -352,6 +355,7 @@ check-docs: all hosted
 # build/deb/ringlab_<version>_amd64.deb, built by dpkg-buildpackage from a
 # copy of this tree (tests/boot/make-deb.sh), then lintian.
 deb: | deps
+	@tools/install-deps.sh deb
 	BUILD=$(BUILD) tests/boot/make-deb.sh
 
 # Slow (a Debian 12 root from the mirror, cached under build/; GRUB boots
@@ -360,8 +364,10 @@ deb: | deps
 check-deb: deb $(BUILD)/logcheck
 	BUILD=$(BUILD) tests/boot/check-deb.sh
 
-# Debian's own kernel under TCG kexecs into ringlab (SeaBIOS and OVMF).
+# Debian's own kernel under TCG kexecs into ringlab (SeaBIOS and OVMF);
+# its download is cached under build/cache/kexec/.
 check-kexec: all $(BUILD)/logcheck
+	@tools/install-deps.sh kexec
 	BUILD=$(BUILD) tests/boot/check-kexec.sh
 
 clean:

@@ -11,7 +11,7 @@
 
 const char cmdline_valid_options[] =
 	"console= tests= skip= quick verbose nosmp novga nofb list iters= seed= cpus= "
-	"timeout= ap_timeout= exit= apic= simulate= smpboot= fbscale=";
+	"timeout= ap_timeout= exit= apic= simulate= smpboot= fbscale= acpi_rsdp=";
 
 /* simulate= values, in the order the canonical form lists them. */
 static const struct {
@@ -222,6 +222,7 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 			static const char *const valued[] = {
 				"console", "tests", "skip", "iters", "seed", "cpus",
 				"timeout", "ap_timeout", "exit", "apic", "simulate", "smpboot", "fbscale",
+				"acpi_rsdp",
 			};
 			bool known = false;
 
@@ -330,6 +331,14 @@ unsigned cmdline_parse(const char *text, size_t n, struct options *o)
 			else
 				error(o, "cmdline: fbscale=%s: valid values are auto and 1 to %u",
 				      echo(val, e, sizeof(e)), FBCON_SCALE_MAX);
+		} else if (slice_eq(key, "acpi_rsdp")) {
+			/* A physical address: MAXPHYADDR is at most 52 (SDM
+			 * vol. 3A §4.1.4); 0 would mean "not given". */
+			if (parse_u64(val, &x) && x && x < (1ull << 52))
+				o->acpi_rsdp = x;
+			else
+				error(o, "cmdline: acpi_rsdp=%s: expected a physical address 0x1..0xfffffffffffff (hex with 0x, or decimal)",
+				      echo(val, e, sizeof(e)));
 		} else {
 			error(o, "cmdline: unknown option '%s' (valid: %s)",
 			      echo(tok, e, sizeof(e)), cmdline_valid_options);
@@ -397,6 +406,8 @@ int cmdline_format(const struct options *o, char *buf, size_t size)
 		ADD("%ssmpboot=serial", len ? " " : "");
 	if (o->fbscale)
 		ADD("%sfbscale=%u", len ? " " : "", o->fbscale);
+	if (o->acpi_rsdp)
+		ADD("%sacpi_rsdp=0x%llx", len ? " " : "", (unsigned long long)o->acpi_rsdp);
 #undef ADD
 	return (int)len;
 }
@@ -425,5 +436,6 @@ bool options_equal(const struct options *a, const struct options *b)
 	       a->timeout_s == b->timeout_s && a->ap_timeout_ms == b->ap_timeout_ms &&
 	       a->exit_mode == b->exit_mode && a->apic == b->apic &&
 	       a->simulate == b->simulate && a->smpboot == b->smpboot && a->fbscale == b->fbscale &&
+	       a->acpi_rsdp == b->acpi_rsdp &&
 	       a->nsim_cpuid == b->nsim_cpuid && sim_cpuid_equal(a, b);
 }

@@ -25,6 +25,11 @@
  *                              that a lying CPUID bit is caught by the boot
  *                              probe (kernel/cpu_probe.h); up to 8
  *   smpboot=parallel|serial    start all APs at once (default) or one by one
+ *   acpi_rsdp=ADDR             the ACPI RSDP's physical address (Linux's
+ *                              option of that name): where a loader passes
+ *                              no RSDP and none lies in the BIOS area
+ *                              (kexec from a UEFI Linux); checked as any
+ *                              RSDP is, tried before the loader's copy
  *
  * A first token that looks like the kernel's path (QEMU and some loaders
  * pass it) is skipped.  An unknown option or bad value produces one error
@@ -78,6 +83,7 @@ struct options {
 	unsigned nsim_cpuid;
 	enum smpboot_mode smpboot;
 	uint8_t fbscale;		/* 0 = auto, else 1..FBCON_SCALE_MAX */
+	uint64_t acpi_rsdp;		/* 0 = not given */
 
 	char errors[CMDLINE_MAX_ERRORS][CMDLINE_ERROR_LEN];
 	unsigned nerrors;

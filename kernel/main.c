@@ -107,6 +107,30 @@ static void print_smbios(void)
 	}
 }
 
+/* Which firmware, when the loader gives no EFI tags (a multiboot1 loader,
+ * kexec): a BIOS keeps the RSDP below 1 MiB (ACPI 6.5 §5.2.5.1), where
+ * the scan finds it.  No RSDP or MP table at all with a memory map that
+ * looks like UEFI's (mbi_map_looks_uefi()) is such a loader under UEFI,
+ * which passes no EFI system table; an RSDP the user named above 1 MiB
+ * (acpi_rsdp=, from a UEFI Linux) is no sign of a BIOS either. */
+static bool firmware_unknown(void)
+{
+	if (mbi_is_uefi(&boot_info))
+		return false;
+	if (acpi.have_rsdp)
+		return acpi.rsdp_phys >= 0x100000;
+	return !acpi.have_madt && mbi_map_looks_uefi(&boot_info);
+}
+
+/* The CPUs cannot be found: say what would find them. */
+static void warn_no_firmware_tables(void)
+{
+	if (boot_info.proto == 1)
+		rep_warn("boot", "no RSDP and no MP table, and the memory map looks like UEFI's: multiboot1 passes no EFI system table, so the ACPI tables and the other CPUs cannot be found; under UEFI load ringlab with multiboot2 (GRUB: multiboot2 /boot/ringlab.elf), or give acpi_rsdp=ADDR (docs/booting.md)");
+	else
+		rep_warn("boot", "no RSDP and no MP table, and the memory map looks like UEFI's: the loader passed no EFI system table and no ACPI tag, so the ACPI tables and the other CPUs cannot be found; give acpi_rsdp=ADDR (from a running Linux: the ACPI20= line of /sys/firmware/efi/systab; docs/booting.md)");
+}
+
 static void print_identity(const struct smpboot_result *sr)
 {
 	char buf[256];
@@ -118,6 +142,8 @@ static void print_identity(const struct smpboot_result *sr)
 	if (mbi_is_uefi(&boot_info))
 		rep_id("firmware", "UEFI systab=0x%llx%s", (unsigned long long)boot_info.efi_systab,
 		       boot_info.efi_bs_not_terminated ? " boot-services-active" : "");
+	else if (firmware_unknown())
+		rep_id("firmware", "unknown");
 	else
 		rep_id("firmware", "BIOS");
 	rep_id("loader", "%s", boot_info.has_loader ? boot_info.loader : "unknown");
@@ -244,8 +270,9 @@ void kmain(uint32_t magic, uint32_t info)
 	paging_boot_params = (struct paging_params){ boot_info.mmap, boot_info.nmmap, page_alloc_below };
 	paging_init(&paging_boot_params);
 	boot_phase_end("memory");
-	acpi_init(&acpi, boot_info.has_rsdp ? boot_info.rsdp : 0, boot_info.rsdp_len,
-		  boot_info.rsdp_tag == 15 ? "multiboot2-tag15" : "multiboot2-tag14");
+	acpi_init_at(&acpi, boot_options.acpi_rsdp, boot_info.has_rsdp ? boot_info.rsdp : 0,
+		     boot_info.rsdp_len,
+		     boot_info.rsdp_tag == 15 ? "multiboot2-tag15" : "multiboot2-tag14");
 	PRINT_ERRORS(acpi.errors, acpi.nerrors);
 	if (!acpi.have_madt) {
 		/* No ACPI CPU list: the Intel MP table, as memtest86+ does. */
@@ -257,6 +284,8 @@ void kmain(uint32_t magic, uint32_t info)
 				 (unsigned long long)mp.fps_phys);
 		PRINT_ERRORS(mp.errors, mp.nerrors);
 	}
+	if (!acpi.have_rsdp && firmware_unknown())
+		warn_no_firmware_tables();
 	/* SMBIOS identity (types 0-2): the loader's tag, the EFI
 	 * configuration table, then the BIOS area scan (arch/x86/smbios.h).
 	 * A broken table is one error line; the run goes on. */

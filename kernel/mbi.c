@@ -428,6 +428,27 @@ bool mbi_is_uefi(const struct boot_info *bi)
 	return bi->efi32 || bi->efi64 || bi->efi_image_handle;
 }
 
+#define BIOS_ROM_BASE		0xf0000ull
+#define BIOS_ROM_END		0x100000ull
+#define GRUB_MEMORY_CODE	20
+
+bool mbi_map_looks_uefi(const struct boot_info *bi)
+{
+	bool rom_listed = false;
+
+	if (!bi->nmmap)
+		return false;
+	for (unsigned i = 0; i < bi->nmmap; i++) {
+		const struct mem_region *r = &bi->mmap[i];
+
+		if (r->type == GRUB_MEMORY_CODE)
+			return true;
+		if (r->base < BIOS_ROM_END && r->base + r->len > BIOS_ROM_BASE)
+			rom_listed = true;
+	}
+	return !rom_listed;
+}
+
 const char *mbi_boot_path(const struct boot_info *bi, char *buf, unsigned size)
 {
 	const char *ld = bi->has_loader ? bi->loader : "unknown loader";

@@ -89,4 +89,14 @@ bool mbi_parse(uint32_t magic, uint64_t info_phys, struct boot_info *bi);
 const char *mbi_boot_path(const struct boot_info *bi, char *buf, unsigned size);
 bool mbi_is_uefi(const struct boot_info *bi);
 
+/* A hint for loaders that say nothing about the firmware (multiboot1):
+ * true when the memory map looks converted from a UEFI memory map rather
+ * than a BIOS's E820 map.  A BIOS lives in its ROM at 0xF0000-0xFFFFF and
+ * its E820 map reserves that range; a UEFI memory map usually leaves it
+ * out.  GRUB's multiboot1 map under UEFI also passes EFI runtime-services
+ * code through as type 20 (GRUB_MEMORY_CODE), a type no E820 map has.
+ * False for an empty map.  Never proof: the caller asks it only when no
+ * RSDP and no MP table was found either. */
+bool mbi_map_looks_uefi(const struct boot_info *bi);
+
 #endif

@@ -18,6 +18,11 @@
 #   qemu72  Debian 12's QEMU 7.2 unpacked to /opt/qemu72 for the xAPIC
 #           case (optional; failure is only a warning)
 #   ci      everything above (what .ci/run installs)
+#   deb     make deb and make check-deb: Debian's packaging tools (debhelper,
+#           lintian, help2man, python3-yaml for the man pages), debootstrap,
+#           sgdisk, mkfs.vfat; named only, never part of ci
+#   kexec   make check-kexec: kexec-tools (set not to handle this machine's
+#           reboots) and busybox-static for the initramfs; never part of ci
 #
 # --check: install nothing; list what is missing with the command that
 #          installs it, exit 1 if anything is.
@@ -30,8 +35,8 @@ profiles=()
 for a in "$@"; do
 	case $a in
 	--check) check_only=1 ;;
-	-h|--help) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	build|run|test|man|extra|lava|qemu72|ci) profiles+=("$a") ;;
+	-h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	build|run|test|man|extra|lava|qemu72|ci|deb|kexec) profiles+=("$a") ;;
 	*) echo "install-deps: unknown argument '$a' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -39,6 +44,22 @@ done
 [ "${RINGLAB_NO_INSTALL:-0}" = 1 ] && check_only=1
 
 # package  probe (a command name, an absolute path, or py:module)
+# The boot-path checks (tests/boot/) are slow: their tools come only when
+# asked for by name, never through ci.
+DEB_PKGS='
+debhelper dh
+lintian lintian
+help2man help2man
+python3-yaml py:yaml
+debootstrap debootstrap
+gdisk sgdisk
+dosfstools mkfs.vfat
+'
+KEXEC_PKGS='
+kexec-tools /sbin/kexec
+busybox-static /bin/busybox
+cpio cpio
+'
 BUILD_PKGS='
 make make
 gcc gcc
@@ -104,15 +125,19 @@ collect() { # list
 		present "$probe" || missing+=("$pkg")
 	done <<<"$1"
 }
-want_any build run test && collect "$BUILD_PKGS"
-want_any run test && collect "$RUN_PKGS"
+asked() { for p in "${profiles[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
+boot_paths() { asked deb || asked kexec; }
+if want_any build run test || boot_paths; then collect "$BUILD_PKGS"; fi
+if want_any run test || boot_paths; then collect "$RUN_PKGS"; fi
 want test && collect "$TEST_PKGS"
 want_any man test && collect "$MAN_PKGS"
 want ci && collect "$CI_PKGS"
+if asked deb; then collect "$DEB_PKGS"; fi
+if asked kexec; then collect "$KEXEC_PKGS"; fi
 need_qemu=0
-if want_any run test && ! command -v qemu-system-x86_64 >/dev/null 2>&1; then need_qemu=1; fi
+if { want_any run test || boot_paths; } && ! command -v qemu-system-x86_64 >/dev/null 2>&1; then need_qemu=1; fi
 # run-qemu.sh boots -kernel with qboot (qemu-system-data)
-if want_any run test && [ $need_qemu = 0 ] && [ ! -e /usr/share/qemu/qboot.rom ]; then need_qemu=1; fi
+if { want_any run test || boot_paths; } && [ $need_qemu = 0 ] && [ ! -e /usr/share/qemu/qboot.rom ]; then need_qemu=1; fi
 extra_missing=()
 if want extra; then
 	m0=${#missing[@]}
@@ -197,6 +222,10 @@ apt_install() { # what-for args...
 }
 
 say "[3/4] packages"
+# kexec-tools asks whether it should handle this machine's reboots: no.
+if printf '%s\n' "${missing[@]}" | grep -qx kexec-tools; then
+	echo 'kexec-tools kexec-tools/load_kexec boolean false' | $SUDO debconf-set-selections
+fi
 if [ ${#missing[@]} != 0 ]; then
 	apt_install required "${missing[@]}" || fail "apt-get install ${missing[*]} failed"
 fi
@@ -261,11 +290,13 @@ fi
 
 # Verify: everything required is there now.
 missing=()
-want_any build run test && collect "$BUILD_PKGS"
-want_any run test && collect "$RUN_PKGS"
+if want_any build run test || boot_paths; then collect "$BUILD_PKGS"; fi
+if want_any run test || boot_paths; then collect "$RUN_PKGS"; fi
 want test && collect "$TEST_PKGS"
 want_any man test && collect "$MAN_PKGS"
-if want_any run test && ! command -v qemu-system-x86_64 >/dev/null 2>&1; then missing+=(qemu-system-x86); fi
+if asked deb; then collect "$DEB_PKGS"; fi
+if asked kexec; then collect "$KEXEC_PKGS"; fi
+if { want_any run test || boot_paths; } && ! command -v qemu-system-x86_64 >/dev/null 2>&1; then missing+=(qemu-system-x86); fi
 [ ${#missing[@]} = 0 ] || fail "still missing after install: ${missing[*]}"
 if want_any run test; then
 	say "done; $(qemu-system-x86_64 --version | head -n1)"

@@ -665,13 +665,45 @@ static const uint8_t *load_root(struct acpi_info *ai, const uint8_t *rsdp,
 	return t;
 }
 
+/* acpi_rsdp=ADDR: the address is the user's, not a checksummed pointer's,
+ * so it is read through phys_view() only (a memory-map entry or the BIOS
+ * area, never a hole), and what is there must pass the RSDP checks. */
+static const uint8_t *rsdp_at_user(struct acpi_info *ai, uint64_t pa)
+{
+	size_t avail;
+	const uint8_t *p = rsdp_view(pa, &avail);
+	enum rsdp_verdict v;
+
+	if (!p) {
+		acpi_err(ai, "acpi: acpi_rsdp=0x%llx is not in the memory map or the BIOS area; ignored",
+			 ull(pa));
+		return NULL;
+	}
+	v = rsdp_check(p, avail);
+	if (v != RSDP_OK) {
+		acpi_err(ai, "acpi: acpi_rsdp=0x%llx: %s; ignored", ull(pa), rsdp_verdict_text[v]);
+		return NULL;
+	}
+	ai->rsdp_source = "acpi_rsdp=";
+	ai->rsdp_phys = pa;
+	return p;
+}
+
 bool acpi_init(struct acpi_info *ai, const void *rsdp_copy, size_t len,
 	       const char *tag_source)
+{
+	return acpi_init_at(ai, 0, rsdp_copy, len, tag_source);
+}
+
+bool acpi_init_at(struct acpi_info *ai, uint64_t user_rsdp, const void *rsdp_copy, size_t len,
+		  const char *tag_source)
 {
 	const uint8_t *rsdp = NULL;
 
 	memset(ai, 0, sizeof(*ai));
-	if (rsdp_copy) {
+	if (user_rsdp)
+		rsdp = rsdp_at_user(ai, user_rsdp);
+	if (!rsdp && rsdp_copy) {
 		enum rsdp_verdict v = rsdp_check(rsdp_copy, len);
 		const char *src = tag_source ? tag_source : "multiboot2";
 

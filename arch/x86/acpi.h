@@ -85,7 +85,7 @@ struct acpi_info {
 	/* RSDP */
 	bool have_rsdp;
 	uint64_t rsdp_phys;		/* 0 when taken from a multiboot2 copy */
-	const char *rsdp_source;	/* "multiboot2-tag15", "multiboot2-tag14", "ebda", "bios-rom" */
+	const char *rsdp_source;	/* "acpi_rsdp=", "multiboot2-tag15", "multiboot2-tag14", "ebda", "bios-rom" */
 	uint8_t revision;		/* RSDP revision: 0 = ACPI 1.0, 2 = 2.0+ */
 	char oem_id[7];			/* NUL-terminated, trailing blanks kept */
 	uint64_t root_phys;		/* XSDT if usable, else RSDT */
@@ -138,6 +138,13 @@ struct acpi_info {
  * still have been rejected; see errors). */
 bool acpi_init(struct acpi_info *ai, const void *rsdp_copy, size_t len,
 	       const char *tag_source);
+/* The same, trying first the RSDP at physical address user_rsdp (the
+ * acpi_rsdp= option, Linux's name for it: a kexec from a UEFI Linux passes
+ * no RSDP and the BIOS area holds none); 0 = not given.  An address outside
+ * the memory map and the BIOS area, or no valid RSDP there, is one error
+ * line and the search goes on as above. */
+bool acpi_init_at(struct acpi_info *ai, uint64_t user_rsdp, const void *rsdp_copy, size_t len,
+		  const char *tag_source);
 
 /* Individual pieces, exposed for host unit tests. */
 bool acpi_checksum_ok(const void *p, size_t len);

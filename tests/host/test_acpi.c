@@ -29,6 +29,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tag15_uses_xsdt, teardown),
 		cmocka_unit_test_teardown(test_tag14_rev0_uses_rsdt, teardown),
 		cmocka_unit_test_teardown(test_bad_tag_falls_back_to_scan, teardown),
+		cmocka_unit_test_teardown(test_user_rsdp, teardown),
 		cmocka_unit_test_teardown(test_ebda_scan, teardown),
 		cmocka_unit_test_teardown(test_ebda_pointer_out_of_range, teardown),
 		cmocka_unit_test_teardown(test_bios_rom_scan, teardown),

@@ -20,6 +20,7 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_enums_and_simulate),
 		cmocka_unit_test(test_fbscale),
+		cmocka_unit_test(test_acpi_rsdp),
 		cmocka_unit_test(test_simulate_cpuid),
 		cmocka_unit_test(test_flag_with_value_and_value_missing),
 		cmocka_unit_test(test_error_cap),

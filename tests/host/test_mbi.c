@@ -59,6 +59,7 @@ int main(void)
 		T(test_mb2_mmap_entry_size),
 		T(test_mmap_wrapping_and_empty_entries),
 		T(test_mmap_too_many_entries),
+		T(test_map_looks_uefi),
 		T(test_mb1_cmdline_pointer),
 		T(test_mb1_loader_name),
 		T(test_mb1_mmap_bad),

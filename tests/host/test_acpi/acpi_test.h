@@ -109,6 +109,7 @@ void test_rsdp_valid(void **state);
 void test_tag15_uses_xsdt(void **state);
 void test_tag14_rev0_uses_rsdt(void **state);
 void test_bad_tag_falls_back_to_scan(void **state);
+void test_user_rsdp(void **state);
 void test_ebda_scan(void **state);
 void test_ebda_pointer_out_of_range(void **state);
 void test_bios_rom_scan(void **state);

@@ -164,6 +164,76 @@ void test_bad_tag_falls_back_to_scan(void **state)
 	check_invariants();
 }
 
+/* acpi_rsdp=ADDR (acpi_init_at): the user's RSDP comes first, wherever it
+ * lies in mapped memory; a bad or unmapped one is one error line and the
+ * search goes on (the loader's copy, then the BIOS area). */
+void test_user_rsdp(void **state)
+{
+	(void)state;
+	const uint64_t at = SYS_EXTRA + 0x800;	/* in the ACPI area, as under UEFI */
+	uint8_t r[36], tag[36];
+
+	sys_standard();
+	make_rsdp(r, 2, (uint32_t)SYS_RSDT, SYS_XSDT, "USROEM");
+	mem_put(at, r, sizeof(r));
+	assert_true(acpi_init_at(&ai, at, NULL, 0, NULL));
+	assert_no_errors();
+	assert_string_equal(ai.rsdp_source, "acpi_rsdp=");
+	assert_int_equal(ai.rsdp_phys, at);
+	assert_string_equal(ai.oem_id, "USROEM");
+	assert_true(ai.root_is_xsdt);
+	check_standard_parsed();
+	check_invariants();
+
+	/* first, before the loader's copy and the BIOS ROM */
+	mem_reset();
+	sys_standard();
+	mem_put(at, r, sizeof(r));
+	make_rsdp(tag, 2, (uint32_t)SYS_RSDT, SYS_XSDT, "ROMOEM");
+	mem_put(SYS_ROM_RSDP, tag, sizeof(tag));
+	make_rsdp(tag, 2, (uint32_t)SYS_RSDT, SYS_XSDT, "TAGOEM");
+	assert_true(acpi_init_at(&ai, at, tag, sizeof(tag), "multiboot2-tag15"));
+	assert_no_errors();
+	assert_string_equal(ai.oem_id, "USROEM");
+
+	/* not a mapped range: refused without a read, the tag is used */
+	assert_true(acpi_init_at(&ai, 0x40000000, tag, sizeof(tag), "multiboot2-tag15"));
+	assert_int_equal(ai.nerrors, 1);
+	assert_error("acpi: acpi_rsdp=0x40000000 is not in the memory map or the BIOS area; ignored");
+	assert_string_equal(ai.rsdp_source, "multiboot2-tag15");
+	assert_string_equal(ai.oem_id, "TAGOEM");
+	/* an RSDP straddling the end of a mapped range is not readable either */
+	assert_true(acpi_init_at(&ai, HI_BASE + HI_SIZE - 16, NULL, 0, NULL));
+	assert_error("is not in the memory map or the BIOS area; ignored");
+	assert_string_equal(ai.rsdp_source, "bios-rom");
+
+	/* no RSDP there: the checks say why, the BIOS ROM scan finds one */
+	assert_true(acpi_init_at(&ai, SYS_MADT, NULL, 0, NULL));
+	assert_int_equal(ai.nerrors, 1);
+	assert_error("acpi: acpi_rsdp=0x7ffe1000: bad signature; ignored");
+	assert_string_equal(ai.rsdp_source, "bios-rom");
+	assert_int_equal(ai.rsdp_phys, SYS_ROM_RSDP);
+	r[8] ^= 0x40;
+	mem_put(at, r, sizeof(r));
+	assert_true(acpi_init_at(&ai, at, NULL, 0, NULL));
+	assert_error("acpi: acpi_rsdp=0x7ffe4800: checksum mismatch; ignored");
+	assert_string_equal(ai.oem_id, "ROMOEM");
+	check_invariants();
+
+	/* nothing anywhere else: the user's bad one does not count */
+	mem_reset();
+	sys_standard();
+	mem_put(at, r, sizeof(r));
+	assert_false(acpi_init_at(&ai, at, NULL, 0, NULL));
+	assert_false(ai.have_rsdp);
+	assert_error("acpi: no valid RSDP found");
+
+	/* 0: not given, the same as acpi_init() */
+	assert_false(acpi_init_at(&ai, 0, NULL, 0, NULL));
+	assert_int_equal(ai.nerrors, 1);
+	assert_error("acpi: no valid RSDP found");
+}
+
 static void set_ebda_segment(uint16_t seg)
 {
 	uint8_t w[2];

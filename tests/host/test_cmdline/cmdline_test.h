@@ -71,6 +71,7 @@ void test_console(void **state);
 void test_lists(void **state);
 void test_enums_and_simulate(void **state);
 void test_fbscale(void **state);
+void test_acpi_rsdp(void **state);
 void test_simulate_cpuid(void **state);
 void test_flag_with_value_and_value_missing(void **state);
 void test_error_cap(void **state);

@@ -86,4 +86,5 @@ void assert_defaults(const struct options *x)
 	assert_int_equal(x->exit_mode, EXIT_DEFAULT);
 	assert_int_equal(x->apic, APIC_AUTO);
 	assert_int_equal(x->simulate, 0);
+	assert_int_equal(x->acpi_rsdp, 0);
 }

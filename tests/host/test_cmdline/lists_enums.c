@@ -124,6 +124,51 @@ void test_lists(void **state)
 	assert_non_null(strstr(o.errors[0], "command line longer than 2047 bytes (the limit)"));
 }
 
+/* acpi_rsdp=: the RSDP's physical address, Linux's option (a kexec from a
+ * UEFI Linux hands over no RSDP): hex or decimal, 1 .. 2^52 - 1. */
+void test_acpi_rsdp(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("quick"), 0);
+	assert_int_equal(o.acpi_rsdp, 0);			/* default: not given */
+	assert_int_equal(parse("acpi_rsdp=0x7fb7e014"), 0);
+	assert_no_errors();
+	assert_int_equal(o.acpi_rsdp, 0x7fb7e014);
+	assert_int_equal(parse("acpi_rsdp=983040"), 0);	/* decimal: 0xf0000 */
+	assert_int_equal(o.acpi_rsdp, 0xf0000);
+	assert_int_equal(parse("acpi_rsdp=0xfffffffffffff"), 0);	/* the top */
+	assert_int_equal(o.acpi_rsdp, 0xfffffffffffffull);
+	assert_int_equal(parse("acpi_rsdp=0x1000 acpi_rsdp=0x2000"), 0);	/* the last wins */
+	assert_int_equal(o.acpi_rsdp, 0x2000);
+
+	const char *bad[] = { "0", "0x0", "0x10000000000000", "18446744073709551616",
+			      "0x", "abc", "-1", "0x1000,0x2000", "0xfg" };
+	char line[80];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "acpi_rsdp=%s", bad[i]);
+		assert_int_equal(parse(line), 1);
+		snprintf(line, sizeof(line), "cmdline: acpi_rsdp=%s: expected a physical address 0x1..0xfffffffffffff",
+			 bad[i]);
+		assert_one_error(line);
+		assert_int_equal(o.acpi_rsdp, 0);
+	}
+	/* a bad value keeps the last good one */
+	assert_int_equal(parse("acpi_rsdp=0xe0000 acpi_rsdp=zz"), 1);
+	assert_int_equal(o.acpi_rsdp, 0xe0000);
+	assert_int_equal(parse("acpi_rsdp"), 1);
+	assert_one_error("cmdline: 'acpi_rsdp' needs a value (acpi_rsdp=...)");
+	assert_int_equal(parse("acpi_rsdp="), 1);
+	assert_one_error("cmdline: acpi_rsdp=: expected a physical address");
+	/* canonical form: hex */
+	static char b[64];
+
+	parse("acpi_rsdp=983040 quick");
+	cmdline_format(&o, b, sizeof(b));
+	assert_string_equal(b, "quick acpi_rsdp=0xf0000");
+	round_trip(&o);
+}
+
 /* fbscale=: the screen console's text scale (kernel/fbcon.h). */
 void test_fbscale(void **state)
 {

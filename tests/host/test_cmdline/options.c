@@ -130,7 +130,7 @@ void test_unknown_option(void **state)
 	const char *names[] = { "console=", "tests=", "skip=", "quick", "verbose", "nosmp",
 				"novga", "nofb", "iters=", "seed=", "cpus=", "timeout=",
 				"ap_timeout=", "exit=", "apic=", "simulate=", "smpboot=",
-				"fbscale=" };
+				"fbscale=", "acpi_rsdp=" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		assert_non_null(strstr(cmdline_valid_options, names[i]));

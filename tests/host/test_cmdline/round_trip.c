@@ -70,6 +70,8 @@ static void rand_options(struct rng *r, struct options *x)
 	x->apic = (enum apic_pref)rng_below(r, 3);
 	x->simulate = rng_below(r, 2) ? SIM_X2APIC_NOSTICK : 0;
 	x->fbscale = (uint8_t)rng_below(r, FBCON_SCALE_MAX + 1);
+	if (rng_below(r, 2))
+		x->acpi_rsdp = 1 + rng_below(r, (1ull << 52) - 1);
 }
 
 void round_trip(const struct options *in)

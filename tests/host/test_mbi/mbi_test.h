@@ -137,6 +137,7 @@ void test_mb2_short_tags(void **state);
 void test_mb2_mmap_entry_size(void **state);
 void test_mmap_wrapping_and_empty_entries(void **state);
 void test_mmap_too_many_entries(void **state);
+void test_map_looks_uefi(void **state);
 void test_mb1_cmdline_pointer(void **state);
 void test_mb1_loader_name(void **state);
 void test_mb1_mmap_bad(void **state);

@@ -269,3 +269,60 @@ void test_error_cap(void **state)
 		assert_non_null(strstr(bi.errors[i], "basic meminfo tag too short"));
 	blob_free(&x);
 }
+
+/* mbi_map_looks_uefi(): the maps QEMU's firmware hands over through each
+ * loader (from real logs), and the edges of the BIOS ROM range. */
+void test_map_looks_uefi(void **state)
+{
+	(void)state;
+	static const struct mem_region seabios[] = {	/* SeaBIOS E820, via GRUB or -kernel */
+		{ 0, 0x9fc00, 1 }, { 0x9fc00, 0x400, 2 }, { 0xf0000, 0x10000, 2 },
+		{ 0x100000, 0x3fee0000, 1 }, { 0x3ffe0000, 0x20000, 2 },
+		{ 0xfffc0000, 0x40000, 2 },
+	};
+	static const struct mem_region ovmf_grub_mb1[] = {	/* OVMF through GRUB's multiboot */
+		{ 0, 0xa0000, 1 }, { 0x100000, 0x700000, 1 }, { 0x800000, 0x8000, 4 },
+		{ 0x808000, 0x3000, 1 }, { 0x900000, 0x3e5a1000, 1 },
+		{ 0x3f9ed000, 0x100000, 20 }, { 0x3fb6d000, 0x12000, 3 },
+		{ 0xb0000000, 0x10000000, 2 },
+	};
+	static const struct mem_region ipxe_bios[] = {	/* RAM only (docs/booting.md) */
+		{ 0, 0x9fc00, 1 }, { 0x100000, 0x3fee0000, 1 },
+	};
+	static const struct mem_region uefi_legacy_reserved[] = {	/* ROM range listed, type 20 too */
+		{ 0, 0xa0000, 1 }, { 0xa0000, 0x60000, 2 }, { 0x100000, 0x1000000, 1 },
+		{ 0x7f000000, 0x100000, 20 },
+	};
+	static const struct {
+		const struct mem_region *m;
+		unsigned n;
+		bool want;
+	} maps[] = {
+		{ seabios, 6, false }, { ovmf_grub_mb1, 8, true }, { ipxe_bios, 2, true },
+		{ uefi_legacy_reserved, 4, true },
+	};
+
+	for (size_t k = 0; k < sizeof(maps) / sizeof(maps[0]); k++) {
+		memset(&bi, 0, sizeof(bi));
+		memcpy(bi.mmap, maps[k].m, maps[k].n * sizeof(bi.mmap[0]));
+		bi.nmmap = maps[k].n;
+		assert_int_equal(mbi_map_looks_uefi(&bi), maps[k].want);
+	}
+	/* the edges: any byte of 0xf0000-0xfffff listed counts, of any type */
+	static const struct {
+		uint64_t base, len;
+		bool listed;
+	} edge[] = {
+		{ 0xe0000, 0x10000, false }, { 0xe0000, 0x10001, true }, { 0xfffff, 1, true },
+		{ 0x100000, 0x1000, false }, { 0, 0x100000, true }, { 0x80000, 0x1000000, true },
+	};
+
+	for (size_t k = 0; k < sizeof(edge) / sizeof(edge[0]); k++) {
+		memset(&bi, 0, sizeof(bi));
+		bi.mmap[0] = (struct mem_region){ edge[k].base, edge[k].len, 2 };
+		bi.nmmap = 1;
+		assert_int_equal(mbi_map_looks_uefi(&bi), !edge[k].listed);
+	}
+	memset(&bi, 0, sizeof(bi));
+	assert_false(mbi_map_looks_uefi(&bi));		/* no map: no hint */
+}
