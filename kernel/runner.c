@@ -322,6 +322,20 @@ void t_metric_value(struct test_ctx *t, const char *what, int64_t value, const c
 	rep_metric_value(name, value, unit, extra);
 }
 
+void t_metric_not_run(struct test_ctx *t, const char *what, const char *unit, const char *why,
+		      const char *extra_fmt, ...)
+{
+	char extra[400] = "";
+	va_list ap;
+
+	if (extra_fmt) {
+		va_start(ap, extra_fmt);
+		rl_vsnprintf(extra, sizeof(extra), extra_fmt, ap);
+		va_end(ap);
+	}
+	t_metric_value(t, what, 0, unit, "measured=no skipped=%s%s%s", why, extra[0] ? " " : "", extra);
+}
+
 /* `list`: one line per suite and per case instead of running them
  * (docs/log-format.md "# <anything else>" diagnostics), then the usual
  * summary, exit and integrity lines from the caller.  The plan is 1..0:

@@ -433,5 +433,11 @@ void t_metric_dist(struct test_ctx *t, const char *what, uint64_t *samples, size
 	__attribute__((format(printf, 6, 7)));
 void t_metric_value(struct test_ctx *t, const char *what, int64_t value, const char *unit,
 		    const char *extra_fmt, ...) __attribute__((format(printf, 5, 6)));
+/* A measurement the run policy left out (why: "budget"): its metric all
+ * the same, "value=0 unit=<unit> measured=no skipped=<why> <extra>", so
+ * that a run's metric names do not depend on how fast the host was
+ * (ringlab-report compare, the compare-seeds case). */
+void t_metric_not_run(struct test_ctx *t, const char *what, const char *unit, const char *why,
+		      const char *extra_fmt, ...) __attribute__((format(printf, 5, 6)));
 
 #endif

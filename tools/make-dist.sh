@@ -7,7 +7,7 @@
 #     ringlab-<version>.iso  ringlab-<version>.elf    what gets flashed / booted
 #     build/ringlab.iso  build/ringlab.elf            links to the two above, so
 #     build/logcheck  build/ringlab-hosted            the tools run unchanged here
-#     tools/  (run-qemu.sh, run-bochs.sh, ringlab-report + ringlab_report/,
+#     tools/  (run-qemu.sh, run-bochs.sh, version.sh, ringlab-report + ringlab_report/,
 #             ringlab-capture, lava/)
 #     man/man1/*.1                                    the host tools' man pages
 #                                                     (make man; MANPATH=man man logcheck)
@@ -63,7 +63,7 @@ ln -s "../$name.iso" "$out/build/ringlab.iso"
 ln -s "../$name.elf" "$out/build/ringlab.elf"
 cp "$build/logcheck" "$out/build/logcheck"
 [ -x "$build/ringlab-hosted" ] && cp "$build/ringlab-hosted" "$out/build/ringlab-hosted"
-for t in run-qemu.sh run-bochs.sh ringlab-report ringlab-capture; do
+for t in run-qemu.sh run-bochs.sh version.sh ringlab-report ringlab-capture; do
 	[ -f "tools/$t" ] && cp -p "tools/$t" "$out/tools/$t"
 done
 # ringlab-report's code: the package beside it (its sources only, no

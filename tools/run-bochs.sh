@@ -36,14 +36,7 @@ cpu=corei7_icelake_u smp=2 mem=256 append="quick" tmo=600 ips=50000000 quiet=0
 usage() { sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; }
 usage_error() { echo "run-bochs: error: $* (see --help)" >&2; exit 2; }
 tool_error() { echo "run-bochs: error: $*" >&2; exit 126; }
-# the version of this tree: the build's, a release's, git's
-version() {
-	local v
-	for f in "$BUILD/version.txt" VERSION; do
-		v=$(head -n 1 "$f" 2>/dev/null) && [ -n "$v" ] && { echo "$v"; return; }
-	done
-	git describe --always --dirty --tags 2>/dev/null || echo unknown
-}
+. tools/version.sh	# ringlab_version: the build's, a release's, git's
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpu|--smp|--mem|--append|--timeout|--ips)
@@ -55,7 +48,7 @@ while [ $# -gt 0 ]; do
 		shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) usage; exit 0 ;;
-	--version) echo "run-bochs.sh (ringlab) $(version)"; exit 0 ;;
+	--version) echo "run-bochs.sh (ringlab) $(ringlab_version .)"; exit 0 ;;
 	*) usage_error "unknown argument '$1'" ;;
 	esac
 done

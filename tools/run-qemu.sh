@@ -31,14 +31,7 @@ CPUINFO=${RINGLAB_CPUINFO:-/proc/cpuinfo}
 
 usage_error() { echo "run-qemu: error: $* (see --help)" >&2; exit 2; }
 tool_error() { echo "run-qemu: error: $*" >&2; exit 126; }
-# the version of this tree: the build's, a release's, git's
-version() {
-	local v
-	for f in "$BUILD/version.txt" VERSION; do
-		v=$(head -n 1 "$f" 2>/dev/null) && [ -n "$v" ] && { echo "$v"; return; }
-	done
-	git describe --always --dirty --tags 2>/dev/null || echo unknown
-}
+. tools/version.sh	# ringlab_version: the build's, a release's, git's
 need_arg() { [ $# -ge 2 ] || usage_error "$1 needs a value"; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -54,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--extra) extra=$2; shift 2 ;;
 	--dry-run) dry=1; shift ;;
 	-h|--help) sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
-	--version) echo "run-qemu.sh (ringlab) $(version)"; exit 0 ;;
+	--version) echo "run-qemu.sh (ringlab) $(ringlab_version .)"; exit 0 ;;
 	*) usage_error "unknown argument '$1'" ;;
 	esac
 done

@@ -198,10 +198,8 @@ static void control_run(struct test_ctx *t, struct family *f, enum variant va, b
 		lit_plan_skip();
 		t_diag(t, "litmus.sb.%s: SKIP the quick sample budget is spent (a control of one iteration predicts nothing) env=%s",
 		       what, plat_env());
-		/* the metric all the same, marked not run: a run's metric
-		 * names do not depend on how fast the host was (compare) */
-		t_metric_value(t, what, 0, "count", "iters=0 verdict=not-run skipped=budget msr=0x%x a=%s b=%s",
-			       (unsigned)lit_msrs[f->k].msr, shape_a(va), shape_b(va, both));
+		t_metric_not_run(t, what, "count", "budget", "iters=0 verdict=not-run msr=0x%x a=%s b=%s",
+				 (unsigned)lit_msrs[f->k].msr, shape_a(va), shape_b(va, both));
 		return;
 	}
 	struct lit *l = family_run(t, f, va, both, true, false, what, v);

@@ -122,10 +122,7 @@ bool sd_victim(struct test_ctx *t, struct env *e, struct sd *s, unsigned ncpu, e
 	if (t_quick_spent(t)) {
 		t_diag(t, "budget: %s not measured: quick sample budget spent (full runs and iters= measure it)",
 		       what);
-		/* the metric all the same, marked not measured: a run's metric
-		 * names do not depend on how fast the host was (compare) */
-		t_metric_value(t, name, 0, "cycles", "what=victim-loop-not-measured measured=no skipped=budget cpus=%u",
-			       ncpu);
+		t_metric_not_run(t, name, "cycles", "budget", "what=victim-loop-not-measured cpus=%u", ncpu);
 		out->budget_cut = true;
 		return false;
 	}

@@ -32,13 +32,13 @@ def start_stated(ctx):
     line (a too-few one too, outside quick).  Whether it was balanced
     depends on the host (a starved vCPU thread makes every iteration
     late), so it is not required.  A control left out for the quick
-    budget (verdict=not-run skipped=budget) started nothing."""
+    budget (measured=no skipped=budget) started nothing."""
     rx = re.compile(r"^\s*# metric (litmus\.sb\.\w+) value=.*$", re.M)
     ok = re.compile(r" start=(?:own|cross)-reset,tsc-release balance=(balanced|unbalanced|too-few) late=\d+ first=\d+/\d+ env=")
 
     def check(log):
         # a control the quick budget left out has no start to state
-        ms = [m for m in rx.finditer(log) if " verdict=not-run skipped=budget " not in m.group(0)]
+        ms = [m for m in rx.finditer(log) if " measured=no skipped=budget " not in m.group(0)]
         for m in ms:
             f = ok.search(m.group(0))
             if not f:
